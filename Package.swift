@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+// Quartet: one daemon, four wire-compatible mobile-backend APIs over one SQLite store.
+import PackageDescription
+
+/// Strict settings shared by every Swift target.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Quartet",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "quartet", targets: ["quartet"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // System C libraries. Each is imported only by the module that wraps it.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
+
+        .target(name: "Core", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["COpenSSL", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["CSQLite", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        .target(name: "Auth", dependencies: ["Core", "COpenSSL", "CCrypt"], swiftSettings: strict),
+        .target(name: "ParseAPI",
+                dependencies: ["Core", "HTTP", "Storage", "Auth", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        .target(name: "DatastoreAPI",
+                dependencies: ["Core", "HTTP", "Storage", "Auth", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        .target(name: "App",
+                dependencies: ["Core", "HTTP", "Storage", "Auth", "ParseAPI", "DatastoreAPI",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        .executableTarget(name: "quartet",
+                          dependencies: ["App", "Core",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Logging", package: "swift-log")],
+                          swiftSettings: strict),
+
+        .testTarget(name: "CoreTests", dependencies: ["Core"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(name: "AuthTests", dependencies: ["Auth"], swiftSettings: strict),
+        .testTarget(name: "ParseAPITests", dependencies: ["ParseAPI", "Core"], swiftSettings: strict),
+        .testTarget(name: "DatastoreAPITests", dependencies: ["DatastoreAPI", "Core"], swiftSettings: strict),
+        .testTarget(name: "AppTests", dependencies: ["App", "Core"], swiftSettings: strict),
+        // Black-box tests: they start the built `quartet` binary and talk to it over sockets.
+        .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core"], swiftSettings: strict),
+    ]
+)

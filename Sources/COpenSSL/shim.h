@@ -1,0 +1,8 @@
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <openssl/crypto.h>
+#include <openssl/sha.h>
+#include <openssl/md5.h>

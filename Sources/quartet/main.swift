@@ -1,0 +1,3 @@
+import App
+
+print(AppInfo.banner)

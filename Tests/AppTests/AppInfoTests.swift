@@ -1,0 +1,6 @@
+import XCTest
+@testable import App
+
+final class AppInfoTests: XCTestCase {
+    func testBannerNamesProduct() { XCTAssertTrue(AppInfo.banner.hasPrefix("Quartet ")) }
+}

@@ -1,0 +1,6 @@
+import XCTest
+@testable import ParseAPI
+
+final class ParseDefaultsTests: XCTestCase {
+    func testDefaultMount() { XCTAssertEqual(ParseDefaults.mountPath, "/parse") }
+}
