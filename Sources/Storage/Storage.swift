@@ -89,7 +89,13 @@ public final class Storage: Sendable {
 
     /// Drains the writer (every queued job commits or fails and is completed), closes the readers, then
     /// checkpoints the WAL and closes the write connection. Idempotent; later writes fail with `.closed`.
+    /// Must not be called from inside a write job (ignored there) or while this thread holds a reader.
     public func close() {
+        guard !writer.isWriterThread else {
+            // The writer cannot wait for itself to drain; the caller's job would never finish.
+            logger.error("Storage.close() called from inside a write job; ignored")
+            return
+        }
         let first = closed.withLock { wasClosed -> Bool in
             defer { wasClosed = true }
             return !wasClosed
