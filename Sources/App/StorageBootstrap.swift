@@ -34,7 +34,6 @@ public enum StorageBootstrap {
         options.maxBatchSize = config.maxBatchSize
         let storage = try Storage(options: options, logger: logger, observer: observer)
         let applied = try Migrator.migrate(storage, migrations: migrations)
-        for m in applied { logger.info("applied migration \(m.version) \(m.name)") }
         let blobs = try BlobStore(directory: config.blobDirectory, storage: storage)
         return Opened(storage: storage, blobs: blobs, applied: applied)
     }
