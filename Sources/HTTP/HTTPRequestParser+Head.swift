@@ -72,7 +72,7 @@ extension HTTPRequestParser {
         while valueStart < end, ByteClass.isOWS(buf[valueStart]) { valueStart += 1 }
         var valueEnd = end
         while valueEnd > valueStart, ByteClass.isOWS(buf[valueEnd - 1]) { valueEnd -= 1 }
-        for i in valueStart..<valueEnd where !ByteClass.isFieldValueChar(buf[i]) {
+        guard buf.allFieldValueChars(from: valueStart, to: valueEnd) else {
             throw .badRequest("invalid byte in header value")
         }
         return FieldLine(nameStart: start, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd)
