@@ -17,7 +17,9 @@ extension HTTPRequestParser {
             }
             let field = try parseFieldLine(buf, start: cursor, end: lf - 1)
             try fields.note(buf, field: field)
-            headers.add(buf.string(field.nameStart, field.nameEnd), buf.string(field.valueStart, field.valueEnd))
+            let name = CommonHeaderNames.lookup(buf, field.nameStart, field.nameEnd)
+                ?? buf.string(field.nameStart, field.nameEnd)
+            headers.add(name, buf.string(field.valueStart, field.valueEnd))
             cursor = lf + 1
         }
 
