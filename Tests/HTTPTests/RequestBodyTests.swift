@@ -79,9 +79,14 @@ final class RequestBodyCollectorTests: XCTestCase {
     }
 
     func testDiscardRemovesFile() throws {
-        var collector = RequestBodyCollector(inMemoryThreshold: 1, tempDirectory: NSTemporaryDirectory())
+        let directory = NSTemporaryDirectory() + "quartet-collector-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var collector = RequestBodyCollector(inMemoryThreshold: 1, tempDirectory: directory)
         try collector.append([1, 2, 3])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).count, 1)
         collector.discard()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [])
         XCTAssertEqual(collector.finish(), .empty)
     }
 }
