@@ -142,6 +142,7 @@ public final class Database {
 
     /// Runs `body` inside a SAVEPOINT: released when it returns, rolled back (then released) when it throws.
     /// Savepoints nest; each gets a unique name on this connection, so `name` is only a readable prefix.
+    @discardableResult
     public func savepoint<T>(_ name: String = "sp", _ body: () throws -> T) throws -> T {
         try checkOpen()
         savepointCounter &+= 1
