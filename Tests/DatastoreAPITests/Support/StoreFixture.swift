@@ -5,7 +5,7 @@ import Storage
 
 /// A temporary database with the datastore schema (migration 0003 applied directly, so these tests do not
 /// depend on the other APIs' migrations).
-final class StoreFixture {
+final class StoreFixture: @unchecked Sendable {
     let directory: URL
     let storage: Storage
     let store: SQLiteDatastoreStore
