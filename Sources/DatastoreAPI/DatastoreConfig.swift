@@ -20,6 +20,10 @@ public struct DatastoreConfig: Sendable, Equatable {
     public var maxDeltaBytesPerResponse = 16 << 20
     /// Largest JSON nesting accepted in a parameter (legal values never nest deeper than 6).
     public var maxJSONDepth = 32
+    /// Header section limit for the API's mount (nil: the server's).
+    public var maxHeaderBytes: Int?
+    /// Header count limit for the API's mount (nil: the server's).
+    public var maxHeaderCount: Int?
     /// Development tokens: token → user name, in configuration order.
     public var staticTokens: [(token: String, user: String)] = []
     /// Team name → member user names (enables the `team` principal).
@@ -47,16 +51,37 @@ public struct DatastoreConfig: Sendable, Equatable {
         maxDeltaBytesPerResponse = try Self.int(section, "maxDeltaBytesPerResponse", default: 16 << 20, min: 1)
         maxJSONDepth = try Self.int(section, "maxJSONDepth", default: 32, min: 8, max: 512)
         staticTokens = try Self.staticTokens(section["staticTokens"])
+        try readLimits(section["limits"])
         teams = try Self.teams(section["teams"])
     }
 
     static let knownKeys: Set<String> = [
         "enabled", "awaitTimeoutSeconds", "maxAwaitsPerUser", "sizeHeadroomPercent", "maxBodyBytes", "maxUrlBytes",
-        "maxDeltasPerResponse", "maxDeltaBytesPerResponse", "maxJSONDepth", "staticTokens", "teams",
+        "maxDeltasPerResponse", "maxDeltaBytesPerResponse", "maxJSONDepth", "staticTokens", "teams", "limits",
     ]
 
+    /// The platform-wide per-API `limits` object (`maxRequestTargetBytes`, `maxHeaderBytes`, `maxHeaderCount`,
+    /// `maxBodyBytes`); its values win over the section's own `maxUrlBytes` / `maxBodyBytes`.
+    private mutating func readLimits(_ json: JSON?) throws {
+        guard let json else { return }
+        guard case .object(let limits) = json else {
+            throw ConfigError(key: "datastore.limits", reason: "must be an object")
+        }
+        for key in limits.keys where !["maxRequestTargetBytes", "maxHeaderBytes", "maxHeaderCount", "maxBodyBytes"].contains(key) {
+            throw ConfigError(key: "datastore.limits.\(key)", reason: "unknown key")
+        }
+        func value(_ key: String, min: Int) throws -> Int? {
+            guard limits[key] != nil else { return nil }
+            return try Self.int(limits, key, default: 0, min: min, name: "limits.\(key)")
+        }
+        if let v = try value("maxRequestTargetBytes", min: 256) { maxUrlBytes = v }
+        if let v = try value("maxBodyBytes", min: 1024) { maxBodyBytes = v }
+        maxHeaderBytes = try value("maxHeaderBytes", min: 1024)
+        maxHeaderCount = try value("maxHeaderCount", min: 8)
+    }
+
     private static func int(_ section: JSONObject, _ key: String, default value: Int, min: Int,
-                            max: Int = Int(Int32.max)) throws -> Int {
+                            max: Int = Int(Int32.max), name: String? = nil) throws -> Int {
         guard let json = section[key] else { return value }
         let number: Int64?
         switch json {
@@ -65,7 +90,7 @@ public struct DatastoreConfig: Sendable, Equatable {
         default: number = nil
         }
         guard let n = number, n >= Int64(min), n <= Int64(max), let result = Int(exactly: n) else {
-            throw ConfigError(key: "datastore.\(key)", reason: "must be an integer between \(min) and \(max)")
+            throw ConfigError(key: "datastore.\(name ?? key)", reason: "must be an integer between \(min) and \(max)")
         }
         return result
     }
@@ -120,6 +145,6 @@ public struct DatastoreConfig: Sendable, Equatable {
             && a.maxUrlBytes == b.maxUrlBytes && a.maxDeltasPerResponse == b.maxDeltasPerResponse
             && a.maxDeltaBytesPerResponse == b.maxDeltaBytesPerResponse && a.maxJSONDepth == b.maxJSONDepth
             && a.staticTokens.elementsEqual(b.staticTokens) { $0.token == $1.token && $0.user == $1.user }
-            && a.teams == b.teams
+            && a.teams == b.teams && a.maxHeaderBytes == b.maxHeaderBytes && a.maxHeaderCount == b.maxHeaderCount
     }
 }

@@ -51,8 +51,14 @@ public final class DatastoreService: Sendable {
     /// renderer and limits. Does nothing when `datastore.enabled` is false.
     public func mount(on router: Router) {
         guard config.enabled else { return }
+        // A group may only lower the server's limits; unset ones are left at the maximum so the server's apply.
+        // The body limit is set per route (it may exceed the server's: a legal delta grows when form-encoded).
         var limits = Limits()
         limits.maxRequestTarget = config.maxUrlBytes
+        limits.maxHeaderBytes = config.maxHeaderBytes ?? Int.max
+        limits.maxHeaderCount = config.maxHeaderCount ?? Int.max
+        limits.maxBodyBytes = Int.max
+        limits.inMemoryBodyThreshold = Int.max
         let renderer = context.renderer
         for prefix in DatastoreDefaults.prefixes {
             let group = router.group(prefix, limits: limits, errorRenderer: { renderer.render($0, $1) })

@@ -1,4 +1,5 @@
 import HTTP
+import Storage
 import Logging
 
 /// The group error renderer: every error, including the server's early `HTTPError`s, in this API's format.
@@ -18,11 +19,23 @@ struct DatastoreErrorRenderer: Sendable {
             }
         case let error as HTTPError:
             return render(httpError: error, request)
+        case let error as StorageError where Self.isTransient(error):
+            // Clients retry 5xx with back-off; only lasting failures are worth a 500.
+            logger.warning("datastore storage busy", metadata: ["error": "\(error)"])
+            return WireResponse.error(.unavailable("The database is busy; try again"))
         default:
             logger.error("datastore request failed", metadata: [
                 "error": "\(String(describing: error))", "requestID": "\(request?.requestID ?? "-")",
             ])
             return WireResponse.single("error", "Internal server error", status: .internalServerError)
+        }
+    }
+
+    /// Storage conditions that go away on their own: lock contention after retries, or shutting down.
+    static func isTransient(_ error: StorageError) -> Bool {
+        switch error {
+        case .busy, .locked, .closed, .interrupted: return true
+        default: return false
         }
     }
 
