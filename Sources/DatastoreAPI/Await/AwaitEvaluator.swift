@@ -1,29 +1,60 @@
 import HTTP
 
-/// Decides what an `await` answers right now (§6.9): the list when the token differs, and per watched
-/// handle either its new deltas (never an empty list) or `notfound`. Nil when nothing holds.
+/// Decides what `await`s answer right now (§6.9): the list when the token differs, and per watched handle
+/// either its new deltas (never an empty list) or `notfound`. Waiters woken by one commit are evaluated as
+/// one batch from one read transaction; waiters of one user watching the same things share one answer.
 struct AwaitEvaluator: Sendable {
     let store: any DatastoreStore
     let cap: DeltaBatchCap
     let renderer: DatastoreErrorRenderer
 
-    func evaluate(_ waiter: AwaitWaiter) -> HTTPResponse? {
-        do { return try answer(user: waiter.user, watch: waiter.watch) } catch {
-            return renderer.render(error, nil)
+    /// Answers for the waiters that have news, by waiter id; the others keep waiting.
+    func evaluate(_ waiters: [AwaitWaiter]) -> [Int: HTTPResponse] {
+        do {
+            return try store.readForAwait { reader in
+                var lowest: [String: Int64] = [:]
+                for waiter in waiters {
+                    for cursor in waiter.watch.cursors { lowest[cursor.handle] = min(lowest[cursor.handle] ?? cursor.rev, cursor.rev) }
+                }
+                for (handle, rev) in lowest { try reader.prefetch(handle: handle, from: rev, cap: cap) }
+                var shared: [ShareKey: HTTPResponse?] = [:]
+                var answers: [Int: HTTPResponse] = [:]
+                for waiter in waiters {
+                    let key = ShareKey(uid: waiter.user.uid, watch: waiter.watch)
+                    let answer: HTTPResponse?
+                    if let known = shared[key] {
+                        answer = known
+                    } else {
+                        answer = try self.answer(user: waiter.user, watch: waiter.watch, reader: reader)
+                        shared[key] = .some(answer)
+                    }
+                    if let answer { answers[waiter.id] = answer }
+                }
+                return answers
+            }
+        } catch {
+            let failure = renderer.render(error, nil)
+            return Dictionary(uniqueKeysWithValues: waiters.map { ($0.id, failure) })
         }
     }
 
+    /// Identical watches of one user get the same answer.
+    private struct ShareKey: Hashable {
+        let uid: Int64
+        let watch: AwaitWatch
+    }
+
     /// The answer body, or nil when nothing holds.
-    func answer(user: DatastoreUser, watch: AwaitWatch) throws -> HTTPResponse? {
-        let state = try store.awaitState(for: user, includeList: watch.listToken != nil, cursors: watch.cursors, cap: cap)
+    private func answer(user: DatastoreUser, watch: AwaitWatch, reader: any AwaitStateReader) throws -> HTTPResponse? {
         var listPart: (items: [ListItem], token: String)?
-        if let submitted = watch.listToken, let items = state.list {
+        if let submitted = watch.listToken {
+            let items = try reader.list(for: user)
             let token = ListWire.token(items)
             if token != submitted { listPart = (items, token) }
         }
         var news: [(String, DeltaRead, Int64)] = []
         for cursor in watch.cursors {
-            guard let read = state.deltas[cursor.handle] else { continue }
+            let read = try reader.deltas(handle: cursor.handle, from: cursor.rev, for: user, cap: cap)
             if case .deltas(let deltas, _) = read, deltas.isEmpty { continue }
             news.append((cursor.handle, read, cursor.rev))
         }

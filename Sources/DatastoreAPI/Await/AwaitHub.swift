@@ -7,8 +7,11 @@ import Synchronization
 /// subscription feeds it; a notice schedules re-evaluation of the affected waiters on a pool queue, so the
 /// writer thread that publishes never blocks and no waiter holds a thread.
 final class AwaitHub: Sendable {
-    /// Evaluates a waiter: the response when something holds, nil to keep waiting.
-    typealias Evaluator = @Sendable (AwaitWaiter) -> HTTPResponse?
+    /// Evaluates waiters: responses (by waiter id) for those where something holds; the rest keep waiting.
+    typealias Evaluator = @Sendable ([AwaitWaiter]) -> [Int: HTTPResponse]
+
+    /// Largest batch evaluated by one task; bigger wake-ups are split so both cores share the work.
+    static let batchSize = 1024
 
     private struct Registry {
         var waiters: [Int: AwaitWaiter] = [:]
@@ -77,15 +80,35 @@ final class AwaitHub: Sendable {
         if let total { onCountChange(total) }
     }
 
-    /// Runs evaluations until one answers or nothing new arrived; returns the answer (the waiter is then removed).
+    /// The handler's first evaluation: the answer when something holds now (the waiter is then removed),
+    /// nil to park. A notice that arrived meanwhile makes it evaluate again.
     func evaluate(_ waiter: AwaitWaiter) -> HTTPResponse? {
         while true {
-            if let response = evaluator(waiter) {
+            if let response = evaluator([waiter])[waiter.id] {
                 guard waiter.finish() else { return nil }
                 remove(waiter)
                 return response
             }
             if !waiter.evaluationFoundNothing() { return nil }
+        }
+    }
+
+    /// Evaluates woken waiters and completes those with news; re-runs those that got another notice meanwhile.
+    private func evaluateParked(_ batch: [AwaitWaiter]) {
+        var pending = batch
+        while !pending.isEmpty {
+            let answers = evaluator(pending)
+            var again: [AwaitWaiter] = []
+            for waiter in pending {
+                if let response = answers[waiter.id] {
+                    guard waiter.finish() else { continue }
+                    remove(waiter)
+                    waiter.parked.complete(response)
+                } else if waiter.evaluationFoundNothing() {
+                    again.append(waiter)
+                }
+            }
+            pending = again
         }
     }
 
@@ -95,10 +118,13 @@ final class AwaitHub: Sendable {
             for uid in notice.uids { ids.formUnion(reg.listWatchers[uid] ?? []) }
             return ids.compactMap { reg.waiters[$0] }
         }
-        for waiter in affected where waiter.noticeArrived() {
-            queue.async { [self] in
-                if let response = evaluate(waiter) { waiter.parked.complete(response) }
-            }
+        let woken = affected.filter { $0.noticeArrived() }
+        var start = 0
+        while start < woken.count {
+            let end = min(start + Self.batchSize, woken.count)
+            let batch = Array(woken[start..<end])
+            queue.async { [self] in evaluateParked(batch) }
+            start = end
         }
     }
 }

@@ -59,7 +59,7 @@ final class AwaitWaiter: Sendable {
 }
 
 /// What one `await` watches.
-struct AwaitWatch: Sendable, Equatable {
+struct AwaitWatch: Sendable, Hashable {
     /// The submitted list token, when `list_datastores` was sent.
     let listToken: String?
     /// Handle → revision cursors, in the order received.
@@ -67,5 +67,13 @@ struct AwaitWatch: Sendable, Equatable {
 
     static func == (a: AwaitWatch, b: AwaitWatch) -> Bool {
         a.listToken == b.listToken && a.cursors.elementsEqual(b.cursors) { $0.handle == $1.handle && $0.rev == $1.rev }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(listToken)
+        for cursor in cursors {
+            hasher.combine(cursor.handle)
+            hasher.combine(cursor.rev)
+        }
     }
 }

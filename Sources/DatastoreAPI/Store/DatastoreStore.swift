@@ -33,9 +33,9 @@ public protocol DatastoreStore: Sendable {
     func snapshot(handle: String, for user: DatastoreUser) throws -> (DatastoreAccess, [SnapshotRow])?
     /// Deltas from `rev`, capped.
     func deltas(handle: String, from rev: Int64, for user: DatastoreUser, cap: DeltaBatchCap) throws -> DeltaRead
-    /// What an `await` evaluation needs, from one state: the list (when asked) and deltas per cursor.
-    func awaitState(for user: DatastoreUser, includeList: Bool, cursors: [(handle: String, rev: Int64)],
-                    cap: DeltaBatchCap) throws -> (list: [ListItem]?, deltas: [String: DeltaRead])
+    /// Runs `body` with a reader for evaluating a batch of awaits from one consistent state. The reader
+    /// memoises per user and per handle, so many waiters woken by one commit cost one read each.
+    func readForAwait<T>(_ body: (any AwaitStateReader) throws -> T) throws -> T
 
     // MARK: writes (completion after the durable commit, or with the error)
     /// `get_or_create_datastore` for a private dsid.
@@ -68,4 +68,15 @@ public struct PutDeltaRequest: Sendable {
     public init(handle: String, rev: Int64, nonce: String, delta: ParsedDelta, changesJSON: String) {
         self.handle = handle; self.rev = rev; self.nonce = nonce; self.delta = delta; self.changesJSON = changesJSON
     }
+}
+
+/// What await evaluations read, memoised for one batch (one read transaction).
+public protocol AwaitStateReader {
+    /// Reads deltas of `handle` from `rev` up front (the smallest cursor of the batch), so that the waiters
+    /// watching it are answered from one query.
+    func prefetch(handle: String, from rev: Int64, cap: DeltaBatchCap) throws
+    /// The caller's list.
+    func list(for user: DatastoreUser) throws -> [ListItem]
+    /// Deltas of `handle` from `rev` for `user`, capped.
+    func deltas(handle: String, from rev: Int64, for user: DatastoreUser, cap: DeltaBatchCap) throws -> DeltaRead
 }

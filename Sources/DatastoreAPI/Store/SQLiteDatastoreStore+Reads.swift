@@ -81,16 +81,4 @@ extension SQLiteDatastoreStore {
         }
         return .deltas(result, access: access)
     }
-
-    public func awaitState(for user: DatastoreUser, includeList: Bool, cursors: [(handle: String, rev: Int64)],
-                           cap: DeltaBatchCap) throws -> (list: [ListItem]?, deltas: [String: DeltaRead]) {
-        try read { db in
-            let list = includeList ? try list(for: user, db: db) : nil
-            var deltas: [String: DeltaRead] = [:]
-            for cursor in cursors {
-                deltas[cursor.handle] = try deltaRead(handle: cursor.handle, from: cursor.rev, user: user, cap: cap, db: db)
-            }
-            return (list, deltas)
-        }
-    }
 }

@@ -53,11 +53,14 @@ public final class SQLiteDatastoreStore: DatastoreStore {
         let rows = try db.query("SELECT principal, role FROM ds_grant WHERE handle = ?", [.text(ds.handle)])
         for row in rows {
             guard let principal = row["principal"].string, let role = row["role"].int64 else { continue }
-            let matches = principal == "public" || principal == "u\(user.uid)"
-                || (principal == "team" && teams.sameTeam(user.name, ds.ownerName))
-            if matches { best = max(best, Int(role)) }
+            if self.principal(principal, matches: user, ownerName: ds.ownerName) { best = max(best, Int(role)) }
         }
         return best
+    }
+
+    /// Whether an `:acl` principal (`public`, `team`, `u<uid>`) names `user` on a datastore owned by `ownerName`.
+    func principal(_ principal: String, matches user: DatastoreUser, ownerName: String) -> Bool {
+        principal == "public" || principal == "u\(user.uid)" || (principal == "team" && teams.sameTeam(user.name, ownerName))
     }
 
     /// The datastore of `handle` with the caller's role, or nil when the caller may not see it (role < viewer).
