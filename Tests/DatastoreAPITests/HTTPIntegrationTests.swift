@@ -39,6 +39,16 @@ final class HTTPIntegrationTests: XCTestCase {
         XCTAssertEqual(try s.request("POST", "/1/datastores/get_or_create_datastore",
                                      headers: [("Authorization", "Bearer \(InProcessServer.tokenA)")], body: "dsid=%ff").status, 400)
         XCTAssertEqual(try s.call("list_datastores", prefix: "/r5/datastores").status, 200)
+        // A malformed query string is refused while the request is built, before the group is known, so the
+        // server's generic JSON renderer answers it; oversized headers reach the API's renderer.
+        let badQuery = try s.request("GET", "/1/datastores/list_datastores?x=%zz")
+        XCTAssertEqual(badQuery.status, 400)
+        XCTAssertTrue(badQuery.header("Content-Type")?.hasPrefix("application/json") ?? false)
+        XCTAssertNotNil(badQuery["error"]?.stringValue)
+        let bigHeaders = try s.request("GET", "/1/datastores/list_datastores", headers: [("X-Big", String(repeating: "b", count: 70_000))])
+        XCTAssertEqual(bigHeaders.status, 431)
+        XCTAssertEqual(bigHeaders.header("Content-Type"), "application/json")
+        XCTAssertEqual(bigHeaders["error"]?.stringValue, "Request headers too large")
     }
 
     func testAdminTokens() throws {
