@@ -65,4 +65,24 @@ enum PercentCoding {
         guard let text = String(validating: out, as: UTF8.self) else { return .badUTF8 }
         return .success(text)
     }
+
+    /// Decodes `%XX` escapes into raw bytes without any UTF-8 check; nil on a bad escape.
+    static func decodeBytes(_ buf: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(end - start)
+        var i = start
+        while i < end {
+            if buf[i] == 0x25 {
+                guard i + 2 < end, let high = ByteClass.hexValue(buf[i + 1]), let low = ByteClass.hexValue(buf[i + 2]) else {
+                    return nil
+                }
+                out.append(UInt8(high << 4 | low))
+                i += 3
+            } else {
+                out.append(buf[i])
+                i += 1
+            }
+        }
+        return out
+    }
 }

@@ -43,7 +43,7 @@ extension BlobStore {
     /// again and is about to be retained; a later collection will look at it again).
     private func unlinkUnlessRefreshed(_ hashes: [String], cutoff: Int64) -> Int {
         var count = 0
-        fileLock.withLock { _ in
+        fileLock.withLock {
             for hash in Set(hashes) {
                 guard let location = location(for: hash),
                       let modified = FileIO.modifiedMillis(location.file), modified <= cutoff else { continue }

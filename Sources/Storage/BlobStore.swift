@@ -29,7 +29,7 @@ public final class BlobStore: Sendable {
     let tempDirectory: String
     /// Serializes publishing a file (rename or touch of an existing one) with garbage collection's
     /// unlink, so a blob just handed out by `store` is never deleted underneath it.
-    let fileLock = Locked(())
+    let fileLock = NSLock()
 
     /// Opens (creating the directories if needed) the store at `directory`; refcounts live in `storage`,
     /// which must have migration 0001 applied.
@@ -120,7 +120,7 @@ public final class BlobStore: Sendable {
             throw StorageError.blob("computed a malformed hash")
         }
         do {
-            try fileLock.withLock { _ in
+            try fileLock.withLock {
                 try FileIO.makeDirectories(location.directory)
                 if FileIO.fileSize(location.file) == size {
                     FileIO.unlinkIfPresent(temp)
@@ -141,7 +141,7 @@ public final class BlobStore: Sendable {
     /// Marks an existing blob as freshly stored, so garbage collection leaves it alone until it is
     /// retained (collection only removes files untouched for its whole age threshold).
     private func refresh(_ file: String) {
-        fileLock.withLock { _ in FileIO.touch(file) }
+        fileLock.withLock { FileIO.touch(file) }
     }
 
     private func makeTempFile() throws -> (fd: Int32, path: String) {

@@ -58,11 +58,13 @@ public final class Storage: Sendable {
 
     /// Convenience: blocks the calling (worker) thread until the job is durable; returns its value or
     /// throws its error. Throws `StorageError.misuse` when called from inside a write job.
+    @discardableResult
     public func writeAndWait<T: Sendable>(_ job: @escaping @Sendable (WriteContext) throws -> T) throws -> T {
         try writeAndWait(solo: false, job)
     }
 
     /// Like `writeAndWait`, but `solo` jobs commit in a transaction of their own (not batched).
+    @discardableResult
     func writeAndWait<T: Sendable>(solo: Bool, _ job: @escaping @Sendable (WriteContext) throws -> T) throws -> T {
         guard !writer.isWriterThread else {
             throw StorageError.misuse("writeAndWait called from a write job (it would wait for itself)")
@@ -87,7 +89,13 @@ public final class Storage: Sendable {
 
     /// Drains the writer (every queued job commits or fails and is completed), closes the readers, then
     /// checkpoints the WAL and closes the write connection. Idempotent; later writes fail with `.closed`.
+    /// Must not be called from inside a write job (ignored there) or while this thread holds a reader.
     public func close() {
+        guard !writer.isWriterThread else {
+            // The writer cannot wait for itself to drain; the caller's job would never finish.
+            logger.error("Storage.close() called from inside a write job; ignored")
+            return
+        }
         let first = closed.withLock { wasClosed -> Bool in
             defer { wasClosed = true }
             return !wasClosed

@@ -14,9 +14,15 @@ public struct StorageOptions: Sendable {
     /// Prepared statements cached per connection.
     public var statementCacheSize = 64
 
-    /// Options for the database at `path`, every other setting at its default.
-    public init(path: String) {
+    /// Options for the database at `path`; every setting not given keeps its default.
+    public init(path: String, synchronous: String = "FULL", busyTimeoutMilliseconds: Int = 5000,
+                readerCount: Int = 4, maxBatchSize: Int = 512, statementCacheSize: Int = 64) {
         self.path = path
+        self.synchronous = synchronous
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.readerCount = readerCount
+        self.maxBatchSize = maxBatchSize
+        self.statementCacheSize = statementCacheSize
     }
 
     /// The accepted values of `synchronous`.

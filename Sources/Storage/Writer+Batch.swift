@@ -31,8 +31,7 @@ extension Writer {
             guard db.isInTransaction else {
                 // SQLite rolls the whole transaction back by itself after some errors (disk full, I/O,
                 // out of memory); the jobs before this one are gone too.
-                lostTransaction = outcome.error
-                    ?? StorageError.misuse("a write job ended the shared transaction (COMMIT/ROLLBACK inside a job)")
+                lostTransaction = outcome.error ?? StorageError.misuse("the shared transaction ended inside a job")
                 break
             }
             if outcome.error == nil {
@@ -74,6 +73,13 @@ extension Writer {
             return JobOutcome(error: error) { _ in job.fail(error) }
         }
         let outcome = job.perform(context)
+        guard db.isInTransaction else {
+            // The job's SQL (or SQLite after a fatal error) ended the shared transaction; runBatch fails
+            // the whole batch with this error.
+            let error = outcome.error
+                ?? StorageError.misuse("a write job ended the shared transaction (COMMIT/ROLLBACK inside a job)")
+            return JobOutcome(error: error) { _ in job.fail(error) }
+        }
         if outcome.error == nil {
             do {
                 try db.execute("RELEASE quartet_job")

@@ -21,6 +21,8 @@ final class Writer: @unchecked Sendable {
     /// Completions and event publication run here, in commit order, so slow callbacks never hold up
     /// the next batch's fsync.
     let completions = DispatchQueue(label: "quartet.storage.completions")
+    /// Marks the completion queue so `stop()` can tell it is running on it.
+    private static let completionQueueKey = DispatchSpecificKey<Bool>()
     private let exited = DispatchSemaphore(value: 0)
 
     init(db: Database, maxBatchSize: Int, observer: (any StorageObserver)?, bus: ChangeBus, logger: Logger) {
@@ -29,6 +31,12 @@ final class Writer: @unchecked Sendable {
         self.observer = observer
         self.bus = bus
         self.logger = logger
+        completions.setSpecific(key: Self.completionQueueKey, value: true)
+    }
+
+    /// True inside a completion or change-event handler.
+    var isCompletionQueue: Bool {
+        DispatchQueue.getSpecific(key: Self.completionQueueKey) == true
     }
 
     func start() {
@@ -76,7 +84,8 @@ final class Writer: @unchecked Sendable {
         condition.unlock()
         guard wasAccepting else { return }
         if started { exited.wait() }
-        completions.sync {}
+        // From a completion handler the queue cannot wait for itself; the remaining completions run after.
+        if !isCompletionQueue { completions.sync {} }
     }
 
     /// Checkpoints the WAL into the database file (so the file alone is complete) and closes the

@@ -26,6 +26,14 @@ public struct JSONObject: Sendable {
         for (key, value) in pairs { self[key] = value }
     }
 
+    /// Wraps members already known to have distinct keys (the parser's path); `index`, when given,
+    /// maps every key to its position.
+    init(uniquePairs: [(key: String, value: JSON)], index: [ObjectKey: Int]?) {
+        self.pairs = uniquePairs
+        self.index = uniquePairs.count >= Self.indexThreshold ? index : nil
+        if self.index == nil, uniquePairs.count >= Self.indexThreshold { rebuildIndex() }
+    }
+
     /// Number of members.
     public var count: Int { pairs.count }
 
@@ -81,11 +89,6 @@ public struct JSONObject: Sendable {
         } else if pairs.count >= Self.indexThreshold {
             rebuildIndex()
         }
-    }
-
-    /// Replaces the value at a known position (the parser's "last wins" path).
-    mutating func replaceValue(at position: Int, with value: JSON) {
-        pairs[position].value = value
     }
 
     private mutating func rebuildIndex() {

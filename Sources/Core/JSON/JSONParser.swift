@@ -32,13 +32,17 @@ public enum JSONParser {
     }
 }
 
-/// One container being filled while the parser descends.
+/// One open container. Its members live on the scanner's shared stacks from `start` on, so each finished
+/// container is built with one exactly-sized allocation instead of growing an array member by member.
 private struct Frame {
     var isObject: Bool
-    var array: [JSON] = []
-    var object = JSONObject()
+    /// Index of its first element in `elements` or first member in `members`.
+    var start: Int
     /// Key of the member whose value is being parsed (objects only).
     var key = ""
+    /// Key -> member index, built once an object grows past `JSONObject.indexThreshold` members, so
+    /// duplicate detection stays linear overall.
+    var keyIndex: [ObjectKey: Int]? = nil
 }
 
 /// The parser's cursor over the input. Every byte access is preceded by a bounds check on `pos`.
@@ -49,6 +53,10 @@ struct JSONScanner {
     let options: JSONParseOptions
     /// Reused for strings that contain escapes.
     var scratch: [UInt8] = []
+    /// Elements of all open arrays, innermost last.
+    private var elements: [JSON] = []
+    /// Members of all open objects, innermost last.
+    private var members: [(key: String, value: JSON)] = []
 
     init(buffer: UnsafeBufferPointer<UInt8>, options: JSONParseOptions) {
         self.buf = buffer
@@ -76,7 +84,7 @@ struct JSONScanner {
                     value = .object(JSONObject())
                 } else {
                     let key = try parseKey()
-                    stack.append(Frame(isObject: true, key: key))
+                    stack.append(Frame(isObject: true, start: members.count, key: key))
                     continue expectValue
                 }
             case UInt8(ascii: "["):
@@ -87,7 +95,7 @@ struct JSONScanner {
                     pos += 1
                     value = .array([])
                 } else {
-                    stack.append(Frame(isObject: false))
+                    stack.append(Frame(isObject: false, start: elements.count))
                     continue expectValue
                 }
             case UInt8(ascii: "\""):
@@ -128,9 +136,12 @@ struct JSONScanner {
                     }
                     guard c == UInt8(ascii: "}") else { throw .syntax(offset: pos, message: "expected ',' or '}' in object") }
                     pos += 1
-                    value = .object(stack.removeLast().object)
+                    let frame = stack.removeLast()
+                    let pairs = Array(members[frame.start...])
+                    members.removeSubrange(frame.start...)
+                    value = .object(JSONObject(uniquePairs: pairs, index: frame.keyIndex))
                 } else {
-                    stack[top].array.append(value)
+                    elements.append(value)
                     if c == UInt8(ascii: ",") {
                         pos += 1
                         skipWhitespace()
@@ -138,23 +149,45 @@ struct JSONScanner {
                     }
                     guard c == UInt8(ascii: "]") else { throw .syntax(offset: pos, message: "expected ',' or ']' in array") }
                     pos += 1
-                    value = .array(stack.removeLast().array)
+                    let frame = stack.removeLast()
+                    let array = Array(elements[frame.start...])
+                    elements.removeSubrange(frame.start...)
+                    value = .array(array)
                 }
             }
         }
     }
 
     /// Adds the member under the frame's pending key, applying the duplicate-key policy.
-    private func insertMember(_ value: JSON, into frame: inout Frame) throws(JSONError) {
-        guard let existing = frame.object.position(of: frame.key) else {
-            frame.object.append(frame.key, value)
+    private mutating func insertMember(_ value: JSON, into frame: inout Frame) throws(JSONError) {
+        guard let existing = memberPosition(of: frame.key, in: frame) else {
+            members.append((key: frame.key, value: value))
+            let memberCount = members.count - frame.start
+            if frame.keyIndex != nil {
+                frame.keyIndex?[ObjectKey(frame.key)] = memberCount - 1
+            } else if memberCount >= JSONObject.indexThreshold {
+                var table = [ObjectKey: Int](minimumCapacity: memberCount * 2)
+                for i in frame.start..<members.count { table[ObjectKey(members[i].key)] = i - frame.start }
+                frame.keyIndex = table
+            }
             return
         }
         switch options.duplicateKeys {
         case .reject: throw .duplicateKey(frame.key)
-        case .lastWins: frame.object.replaceValue(at: existing, with: value)
+        case .lastWins: members[frame.start + existing].value = value
         case .firstWins: break
         }
+    }
+
+    /// Position (relative to the object's first member) of an already-parsed member named `key`.
+    private func memberPosition(of key: String, in frame: Frame) -> Int? {
+        if let index = frame.keyIndex { return index[ObjectKey(key)] }
+        var i = frame.start
+        while i < members.count {
+            if JSONObject.sameKey(members[i].key, key) { return i - frame.start }
+            i += 1
+        }
+        return nil
     }
 
     /// Reads `"key"` then `:` and the whitespace around them.
