@@ -28,6 +28,7 @@ enum AnonymousAuth {
         w.operations.append((["authData"], .set(["anonymous": ["id": .string(anonId)]])))
         w.operations.append((["_anonymous_id"], .set(.string(anonId))))
         let acl = UsersRoutes.defaultACL(w, id: id, config: config)
+        let w0 = w
         let outcome = try c.write { tx -> (StoredObject, ObjectWriter.Result?, String) in
             if let existing = try tx.find("_User", path: ["_anonymous_id"], equals: .text(anonId), limit: 1).first {
                 let (token, _) = try Sessions.create(tx, userId: existing.objectId, installationId: installationId,
@@ -35,7 +36,7 @@ enum AnonymousAuth {
                                                      config: config)
                 return (existing, nil, token)
             }
-            let result = try ObjectWriter(tx: tx, caller: caller, config: config).create("_User", w, acl: .some(acl))
+            let result = try ObjectWriter(tx: tx, caller: caller, config: config).create("_User", w0, acl: .some(acl))
             let (token, _) = try Sessions.create(tx, userId: id, installationId: installationId,
                                                  createdWith: ["action": "login", "authProvider": "anonymous"], config: config)
             return (result.object, result, token)

@@ -26,7 +26,7 @@ enum BatchRoutes {
         guard requests.count <= c.config.batchMaxRequests else {
             throw ParseError(107, "Too many requests in one batch: the maximum is \(c.config.batchMaxRequests).")
         }
-        if requests.isEmpty { return .ok(.array([])) }
+        if requests.isEmpty { return .okJSON(.array([])) }
         let items = requests.map { parseItem($0, c) }
         let transactional = c.body["transaction"]?.boolValue == true
         let app = c.app, http = c.http, caller = c.caller, installationId = c.installationId
@@ -44,7 +44,7 @@ enum BatchRoutes {
                     }
                     return out
                 }
-                return .ok(.array(results))
+                return .okJSON(.array(results))
             } catch let abort as Abort {
                 let e = abort.error
                 if e.plainBody { throw ParseError(119, e.message) }
@@ -62,7 +62,7 @@ enum BatchRoutes {
                 out.append(["error": ["code": .number(JSONNumber(e.itemCode)), "error": .string(e.message)]])
             }
         }
-        return .ok(.array(out))
+        return .okJSON(.array(out))
     }
 
     static func parseItem(_ v: JSON, _ c: ParseContext) -> Item {

@@ -33,10 +33,11 @@ enum ConfigRoutes {
             ops.append((k, try FieldOperation.parse(v)))
         }
         let flags = masterOnly
+        let allOps = ops
         _ = try c.write { tx -> Bool in
             var current: [String: ConfigEntry] = [:]
             for e in try tx.configEntries() { current[e.key] = e }
-            for (k, op) in ops {
+            for (k, op) in allOps {
                 let newValue = try op.apply(to: current[k]?.value, creating: current[k] == nil)
                 if let newValue {
                     try tx.setConfig(ConfigEntry(key: k, value: newValue, masterOnly: flags[k]?.boolValue ?? false))

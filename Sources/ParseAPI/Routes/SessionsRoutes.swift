@@ -40,10 +40,11 @@ enum SessionsRoutes {
             extra[k] = try Values.normalize(v)
         }
         try ForbiddenKeys.check(.object(extra))
+        let fields = extra
         let config = c.config, installationId = (extra["installationId"]?.stringValue) ?? c.installationId
         let (token, s) = try c.write { tx in
             try Sessions.create(tx, userId: uid, installationId: installationId, createdWith: ["action": "create"],
-                                config: config, extra: extra)
+                                config: config, extra: fields)
         }
         return .created(render(c, s, token: token), location: c.serverURL + "/classes/_Session/" + s.objectId)
     }

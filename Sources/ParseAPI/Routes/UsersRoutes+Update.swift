@@ -33,6 +33,7 @@ extension UsersRoutes {
         var w = try WriteRequest.update(body, className: "_User")
         w.operations += extra
         let caller = c.caller, config = c.config, installationId = c.installationId
+        let baseW = w, hashToSet = newHash, passwordToSet = newPassword
         let (result, token) = try c.write { tx -> (ObjectWriter.Result, String?) in
             let writer = ObjectWriter(tx: tx, caller: caller, config: config)
             guard FieldNames.isPlausibleObjectId(id), let user = try tx.object("_User", id) else {
@@ -41,10 +42,10 @@ extension UsersRoutes {
             if !caller.isMaster && !ACLPermissions.allows(user.acl, "write", group: caller.aclGroup) {
                 throw ParseError(206, "Insufficient auth.")
             }
-            var w = w
+            var w = baseW
             if w.aclGiven, !caller.isMaster { w.acl = ACL.forcingOwner(w.acl ?? JSONObject(), id) }
             if let authData { try AnonymousAuth.applyLink(authData, to: &w, user: user, tx: tx, config: config) }
-            if let newHash, let newPassword {
+            if let newHash = hashToSet, let newPassword = passwordToSet {
                 try checkHistory(newPassword, user: user, config: config)
                 var history = user.data["_password_history"]?.arrayValue ?? []
                 if let current = user.data["_hashed_password"] { history.insert(current, at: 0) }
@@ -55,7 +56,7 @@ extension UsersRoutes {
             let schema = try Schemas.load("_User", tx)
             let result = try writer.update("_User", id, w, loaded: (user, schema))
             var token: String?
-            if newHash != nil && config.revokeSessionOnPasswordReset {
+            if hashToSet != nil && config.revokeSessionOnPasswordReset {
                 try Sessions.deleteAll(tx, userId: id)
                 if !caller.isMaster && caller.userId == id {
                     token = try Sessions.create(tx, userId: id, installationId: installationId,

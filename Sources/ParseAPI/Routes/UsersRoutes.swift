@@ -53,9 +53,10 @@ enum UsersRoutes {
         w.operations.append((["_password_changed_at"], .set(.number(JSONNumber(ParseDate.nowMillis())))))
         if let emailFolded { w.operations.append((["_email_folded"], .set(.string(emailFolded)))) }
         let acl = defaultACL(w, id: id, config: c.config)
+        let w0 = w
         let caller = c.caller, config = c.config, installationId = c.installationId
         let (result, token) = try c.write { tx -> (ObjectWriter.Result, String) in
-            let result = try ObjectWriter(tx: tx, caller: caller, config: config).create("_User", w, acl: .some(acl))
+            let result = try ObjectWriter(tx: tx, caller: caller, config: config).create("_User", w0, acl: .some(acl))
             let (token, _) = try Sessions.create(tx, userId: id, installationId: installationId,
                                                  createdWith: ["action": "signup", "authProvider": "password"], config: config)
             return (result, token)

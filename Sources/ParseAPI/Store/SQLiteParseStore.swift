@@ -74,7 +74,7 @@ final class SQLiteTransaction: ParseTransaction {
     }
 
     /// Maps SQLite uniqueness failures to the rule that was broken.
-    func mapConflict(_ error: Error) -> Error {
+    func mapConflict(_ error: any Error) -> any Error {
         guard case StorageError.constraint(let message) = error else { return error }
         if message.contains("parse_users_username") { return StoreConflict.username }
         if message.contains("parse_users_email") { return StoreConflict.email }

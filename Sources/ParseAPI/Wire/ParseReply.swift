@@ -9,7 +9,7 @@ struct ParseReply: Sendable {
     /// Raw (non-JSON) responses such as file downloads bypass `body`.
     var raw: HTTPResponse?
 
-    static func ok(_ body: JSON) -> ParseReply { ParseReply(status: 200, body: body) }
+    static func okJSON(_ body: JSON) -> ParseReply { ParseReply(status: 200, body: body) }
     static func ok(_ body: JSONObject) -> ParseReply { ParseReply(status: 200, body: .object(body)) }
     static func created(_ body: JSONObject, location: String?) -> ParseReply {
         var r = ParseReply(status: 201, body: .object(body))
