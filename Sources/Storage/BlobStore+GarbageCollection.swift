@@ -70,7 +70,7 @@ extension BlobStore {
 
     /// Temp files older than the cutoff can only be leftovers of a crashed or failed store.
     private func removeStaleTempFiles(cutoff: Int64) {
-        for name in FileIO.list(tempDirectory) {
+        for name in FileIO.list(tempDirectory) where name.hasPrefix(Self.tempPrefix) && name.hasSuffix(Self.tempSuffix) {
             let path = tempDirectory + "/" + name
             if let modified = FileIO.modifiedMillis(path), modified <= cutoff {
                 FileIO.unlinkIfPresent(path)

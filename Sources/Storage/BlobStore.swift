@@ -32,13 +32,15 @@ public final class BlobStore: Sendable {
     let fileLock = NSLock()
 
     /// Opens (creating the directories if needed) the store at `directory`; refcounts live in `storage`,
-    /// which must have migration 0001 applied.
-    public init(directory: String, storage: Storage) throws {
+    /// which must have migration 0001 applied. In-progress writes go to `tempDirectory` (default
+    /// `<directory>/tmp`), which must be on the same file system so the final rename is atomic; it may be
+    /// shared with other temp files, as only this store's `blob-*.tmp` files are ever collected there.
+    public init(directory: String, storage: Storage, tempDirectory: String? = nil) throws {
         self.directory = directory
         self.storage = storage
-        tempDirectory = (directory as NSString).appendingPathComponent("tmp")
+        self.tempDirectory = tempDirectory ?? (directory as NSString).appendingPathComponent("tmp")
         try FileIO.makeDirectories(directory)
-        try FileIO.makeDirectories(tempDirectory)
+        try FileIO.makeDirectories(self.tempDirectory)
     }
 
     /// True for 64 lowercase hex digits.
@@ -144,9 +146,12 @@ public final class BlobStore: Sendable {
         fileLock.withLock { FileIO.touch(file) }
     }
 
+    static let tempPrefix = "blob-"
+    static let tempSuffix = ".tmp"
+
     private func makeTempFile() throws -> (fd: Int32, path: String) {
         // A random name, and O_EXCL, so concurrent stores never share a temp file.
-        let name = String(UInt64.random(in: 0...UInt64.max), radix: 16) + ".tmp"
+        let name = Self.tempPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16) + Self.tempSuffix
         let path = tempDirectory + "/" + name
         return (try FileIO.open(path, O_WRONLY | O_CREAT | O_EXCL), path)
     }

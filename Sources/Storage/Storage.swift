@@ -81,6 +81,10 @@ public final class Storage: Sendable {
         return try outcome.get()
     }
 
+    /// Write jobs waiting for the writer right now (not counting the batch being committed); for
+    /// health checks and benchmarks. The observer's `queueDepthChanged` reports every change.
+    public var pendingWrites: Int { writer.depth }
+
     private func submit<T>(_ job: WriteJob, orFail completion: @Sendable (Result<T, any Error>) -> Void) {
         if !writer.submit(job) {
             completion(.failure(StorageError.closed))

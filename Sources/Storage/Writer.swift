@@ -65,6 +65,13 @@ final class Writer: @unchecked Sendable {
         return true
     }
 
+    /// Jobs waiting for the writer (not counting the batch it is running).
+    var depth: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return pending.count
+    }
+
     /// True on the writer thread itself (where blocking on a write would deadlock).
     var isWriterThread: Bool {
         condition.lock()

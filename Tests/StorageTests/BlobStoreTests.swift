@@ -33,6 +33,15 @@ final class BlobStoreTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: blobDir + "/tmp"), [])
     }
 
+    func testSeparateTempDirectory() throws {
+        let (storage, dir) = try makeStorage(self)
+        let store = try BlobStore(directory: dir + "/blobs", storage: storage, tempDirectory: dir + "/tmp")
+        let reference = try store.store(bytes: [1, 2, 3])
+        XCTAssertNotNil(store.path(for: reference.hash))
+        XCTAssertTrue(FileIO.isDirectory(dir + "/tmp"))
+        XCTAssertFalse(FileIO.isDirectory(dir + "/blobs/tmp"))
+    }
+
     func testEmptyBlob() throws {
         let (store, _, _) = try makeStore()
         let reference = try store.store(bytes: [])
@@ -123,10 +132,12 @@ final class BlobStoreTests: XCTestCase {
             try store.retain(released, in: ctx)
         }
         try storage.writeAndWait { try store.release(released, in: $0) }
-        let staleTemp = blobDir + "/tmp/leftover.tmp"
+        let staleTemp = blobDir + "/tmp/blob-1f.tmp"
         XCTAssertTrue(FileManager.default.createFile(atPath: staleTemp, contents: Data([1, 2])))
-        let liveTemp = blobDir + "/tmp/inprogress.tmp"
+        let liveTemp = blobDir + "/tmp/blob-2e.tmp"
+        let foreign = blobDir + "/tmp/upload-body"
         XCTAssertTrue(FileManager.default.createFile(atPath: liveTemp, contents: Data([3])))
+        XCTAssertTrue(FileManager.default.createFile(atPath: foreign, contents: Data([4])))
 
         // Nothing is old enough for a one-hour threshold.
         XCTAssertEqual(try store.collectGarbage(olderThan: .seconds(3600)), 0)
@@ -137,6 +148,7 @@ final class BlobStoreTests: XCTestCase {
                            [.text(released)])
         }
         try age(staleTemp, seconds: 7200)
+        try age(foreign, seconds: 7200)
 
         XCTAssertEqual(try store.collectGarbage(olderThan: .seconds(3600)), 2)
         XCTAssertNotNil(store.path(for: kept))
@@ -146,6 +158,8 @@ final class BlobStoreTests: XCTestCase {
         XCTAssertNil(try store.referenceCount(released))
         XCTAssertFalse(FileManager.default.fileExists(atPath: staleTemp))
         XCTAssertTrue(FileManager.default.fileExists(atPath: liveTemp))
+        // Other files sharing the temp folder are not the store's to delete.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: foreign))
     }
 
     func testStoringAgainProtectsABlobFromCollection() throws {

@@ -15,6 +15,7 @@ final class GroupCommitTests: XCTestCase {
         storage.write({ _ in blockerStarted.signal(); Thread.sleep(forTimeInterval: 0.2) },
                       completion: { _ in blockerDone.signal() })
         blockerStarted.wait()
+        XCTAssertEqual(storage.pendingWrites, 0)
         let results = Collector<Int>()
         let failures = Collector<String>()
         DispatchQueue.concurrentPerform(iterations: 64) { i in
@@ -33,6 +34,9 @@ final class GroupCommitTests: XCTestCase {
         XCTAssertEqual(results.all.sorted(), Array(0..<64))
         XCTAssertTrue(observer.batches.contains { $0 > 1 }, "batches: \(observer.batches)")
         XCTAssertEqual(observer.batches.reduce(0, +), 1 + 1 + 64)
+        XCTAssertEqual(storage.pendingWrites, 0)
+        // Jobs were seen waiting behind the blocker.
+        XCTAssertGreaterThan(observer.depths.max() ?? 0, 1)
 
         // Durable: a fresh connection after close sees every row.
         storage.close()

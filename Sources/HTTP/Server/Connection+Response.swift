@@ -11,7 +11,11 @@ extension Connection {
         if let state = current, !state.corsDone, let cors = state.group?.cors {
             cors.apply(to: &response.headers, origin: state.request.headers["Origin"])
         }
-        if closing || loop.draining || peerClosed { keepAlive = false }
+        if closing {
+            inputUnread = true
+            keepAlive = false
+        }
+        if loop.draining || peerClosed { keepAlive = false }
         if response.headers["Connection"]?.lowercased() == "close" { keepAlive = false }
         // Open a file body before writing the head, so a vanished file is a clean error, not a short body.
         var body = response.body
@@ -135,7 +139,7 @@ extension Connection {
     /// pipelined requests), shut the write side and discard input for a moment: closing with unread data
     /// would send a reset that can destroy the response before the client reads it.
     private func closeAfterResponse() {
-        if peerClosed || tls != nil {
+        if peerClosed || tls != nil || (!inputUnread && input.count == inputStart && !socketHasInput()) {
             close()
             return
         }
@@ -146,6 +150,12 @@ extension Connection {
         // Two seconds are plenty for the client to read the answer and close.
         deadline = Sys.monotonicNanos() &+ 2_000_000_000
         readAvailable()
+    }
+
+    /// Whether unread bytes wait in the socket (peeked, not consumed).
+    private func socketHasInput() -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
     }
 
     /// One access-log line and one observer call per request.

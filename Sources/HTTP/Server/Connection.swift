@@ -57,6 +57,8 @@ final class Connection: @unchecked Sendable {
     var streamChunked = false
     var streamEnded = true
     var keepAlive = true
+    /// Request bytes were left unread (answered before the body): close by lingering, never abruptly.
+    var inputUnread = false
 
     init(loop: EventLoop, fd: Int32, id: UInt64, remoteAddress: String, tls: TLSSession?) {
         self.loop = loop

@@ -41,7 +41,7 @@ final class HTTPTestClient: @unchecked Sendable {
     init(port: Int, host: String = "127.0.0.1", timeout: TimeInterval = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HTTPTestClientError.connectFailed(errno) }
-        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int32((timeout - floor(timeout)) * 1_000_000))
+        var tv = timeval(tv_sec: Int(timeout), tv_usec: __suseconds_t((timeout - floor(timeout)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
