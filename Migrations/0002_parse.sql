@@ -74,8 +74,3 @@ CREATE TABLE parse_idempotency (
     expires_at INTEGER NOT NULL                      -- unix milliseconds
 );
 
--- Generated application id and hashed master key (first start).
-CREATE TABLE parse_settings (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);

@@ -72,11 +72,11 @@ extension SQLiteTransaction {
     // MARK: Settings
 
     func setting(_ key: String) throws -> String? {
-        try db.queryOne("SELECT value FROM parse_settings WHERE key = ?", [.text(key)])?["value"].string
+        try db.queryOne("SELECT value FROM quartet_settings WHERE key = ?", [.text("parse." + key)])?["value"].string
     }
 
     func setSetting(_ key: String, _ value: String) throws {
-        try db.run("INSERT INTO parse_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                   [.text(key), .text(value)])
+        try db.run("INSERT INTO quartet_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                   [.text("parse." + key), .text(value)])
     }
 }
