@@ -84,7 +84,7 @@ final class TestServer: @unchecked Sendable {
         guard let lineEnd = rest.firstIndex(of: "\n") else { return nil }
         let hostPort = rest[..<lineEnd]
         guard let colon = hostPort.lastIndex(of: ":") else { return nil }
-        return Int(hostPort[hostPort.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        return Int(String(hostPort[hostPort.index(after: colon)...].prefix { $0.isNumber }))
     }
 
     /// Sends SIGTERM and waits for exit (SIGKILL after `timeout`). Returns the exit status.
