@@ -1,3 +1,4 @@
+import Foundation
 import Core
 import HTTP
 import Logging
@@ -77,7 +78,10 @@ enum FirstStartKeys {
                 if let persistDigest { try tx.setSetting("masterKeyDigest", persistDigest) }
             }
             // Printed once, to standard output only (never to the log).
-            for (name, value) in generated { print("Parse \(name) (generated, shown once): \(value)") }
+            for (name, value) in generated {
+                // Written straight to the descriptor: stdio buffering would hold it back when stdout is a pipe.
+                FileHandle.standardOutput.write(Data("Parse \(name) (generated, shown once): \(value)\n".utf8))
+            }
         }
         return Keys(appId: finalId, masterKeyDigest: finalDigest)
     }
