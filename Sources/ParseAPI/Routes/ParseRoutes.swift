@@ -9,6 +9,7 @@ enum ParseRoutes {
         RolesRoutes.register(&t)
         InstallationsRoutes.register(&t)
         FileRoutes.register(&t)
+        SchemasRoutes.register(&t)
         ConfigRoutes.register(&t)
         HealthRoutes.register(&t)
         CloudRoutes.register(&t)

@@ -3,7 +3,7 @@ import XCTest
 import Core
 
 /// A `quartet serve` with a known Parse application id and master key, plus helpers that speak Parse.
-final class ParseServer {
+final class ParseServer: @unchecked Sendable {
     static let appId = "confAppId"
     static let masterKey = "confMasterKey0123456789"
 
