@@ -48,8 +48,8 @@ enum CLP {
         var args: [SQLScalar] = []
         for f in fields where FieldNames.isValid(f) {
             terms.append("\(SQLPath.extract(path: [f, "objectId"])) = ?")
-            terms.append("EXISTS (SELECT 1 FROM json_each(o.data, \(SQLPath.path([f]))) WHERE "
-                         + "json_extract(value, '$.objectId') = ?)")
+            terms.append("EXISTS (SELECT 1 FROM json_each(o.data, \(SQLPath.path([f]))) WHERE type = 'object' AND "
+                         + "(CASE WHEN type = 'object' THEN json_extract(value, '$.objectId') END) = ?)")
             args += [.text(userId), .text(userId)]
         }
         q.add(terms.isEmpty ? "0" : terms.joined(separator: " OR "), args)

@@ -81,7 +81,7 @@ enum SchemaValidation {
                     }
                     let validKey = key == "*" || key == "requiresAuthentication"
                         || (key.hasPrefix("role:") && RoleName.isValid(String(key.dropFirst(5))))
-                        || FieldNames.isPlausibleObjectId(key)
+                        || (key.utf8.count == 10 && key.utf8.allSatisfy { FieldNames.isAlpha($0) || ($0 >= 48 && $0 <= 57) })
                     guard validKey else { throw ParseError(107, "'\(key)' is not a valid key for class level permissions") }
                     guard v == .bool(true) else {
                         throw ParseError(107, "'\(v.serialized())' is not a valid value for class level permissions \(op):\(key):\(v.serialized())")

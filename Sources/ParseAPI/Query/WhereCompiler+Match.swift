@@ -56,7 +56,8 @@ struct MatchTarget {
     init(element alias: String) {
         value = "\(alias).value"
         type = "\(alias).type"
-        sub = { "json_extract(\(alias).value, \(SQLPath.path([$0])))" }
+        // Elements that are not objects are plain text to SQLite, and json_extract would reject them.
+        sub = { "(CASE WHEN \(alias).type = 'object' THEN json_extract(\(alias).value, \(SQLPath.path([$0]))) END)" }
     }
 }
 
