@@ -14,7 +14,7 @@ summary "parse POST /parse/classes/Recipe: $P_POST req/s (p99 $(p99 "$OUT/wrk-pa
 wrk_run parse-get "http://127.0.0.1:$QP" -s "$LOAD/parse-get.lua"
 P_GET=$(rps "$OUT/wrk-parse-get.txt")
 summary "parse GET /parse/classes/Recipe/:id: $P_GET req/s (p99 $(p99 "$OUT/wrk-parse-get.txt"))"
-PARSE_QUERY_FIELD=rating wrk_run parse-query-indexed "http://127.0.0.1:$QP" -s "$LOAD/parse-query.lua"
+PARSE_QUERY_FIELD=rating wrk_run parse-query-indexed "http://127.0.0.1:$QP" -s "$LOAD/parse-query.lua" --timeout 30s
 P_QI=$(rps "$OUT/wrk-parse-query-indexed.txt")
 summary "parse query where rating>=R order=rating limit=20 (indexed): $P_QI req/s (p99 $(p99 "$OUT/wrk-parse-query-indexed.txt"))"
 PARSE_QUERY_FIELD=calories wrk_run parse-query-unindexed "http://127.0.0.1:$QP" -s "$LOAD/parse-query.lua" --timeout 30s
