@@ -1,0 +1,35 @@
+import Glibc
+
+extension HTTPResponse {
+    /// Serves the file at `path` honouring a single `Range` (206 with `Content-Range`, 416 when it cannot be
+    /// satisfied; several ranges are answered with the whole file) and HEAD (the server drops the body but
+    /// keeps its length). A missing or unreadable file is a plain JSON 404.
+    public static func file(path: String, contentType: String, request: HTTPRequest) -> HTTPResponse {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return plainError(.notFound, "not found")
+        }
+        let length = Int(info.st_size)
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", contentType)
+        headers.add("Accept-Ranges", "bytes")
+        headers.add("Last-Modified", HTTPDate.format(epochSeconds: Int(info.st_mtim.tv_sec)))
+        guard let rangeHeader = request.headers["Range"], request.method == .get || request.method == .head else {
+            return HTTPResponse(status: .ok, headers: headers, body: .file(path: path, offset: 0, length: length))
+        }
+        switch ByteRange.parse(rangeHeader, length: length) {
+        case .full:
+            return HTTPResponse(status: .ok, headers: headers, body: .file(path: path, offset: 0, length: length))
+        case .partial(let offset, let count):
+            headers.add("Content-Range", "bytes \(offset)-\(offset + count - 1)/\(length)")
+            return HTTPResponse(status: .partialContent, headers: headers,
+                                body: .file(path: path, offset: offset, length: count))
+        case .unsatisfiable:
+            headers.set("Content-Type", "application/json; charset=utf-8")
+            headers.add("Content-Range", "bytes */\(length)")
+            var response = plainError(.rangeNotSatisfiable, "range not satisfiable")
+            response.headers = headers
+            return response
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// Collects one part's content: in memory up to the threshold, then in a temporary file.
+struct PartSink {
+    /// Limits shared by every part of one body.
+    struct Options {
+        var maxBytes: Int
+        var inMemoryThreshold: Int
+        var tempDirectory: String
+    }
+
+    let headers: PartHeaders
+    let options: Options
+    private var memory: [UInt8] = []
+    private var file: TempFileWriter?
+    private var size = 0
+
+    init(headers: PartHeaders, options: Options) {
+        self.headers = headers
+        self.options = options
+    }
+
+    /// Adds content bytes, spooling to disk once the part outgrows the in-memory threshold.
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws(MultipartError) {
+        guard !bytes.isEmpty else { return }
+        guard bytes.count <= options.maxBytes - size else { throw .partTooLarge }
+        size += bytes.count
+        do {
+            if let file {
+                try file.write(bytes)
+            } else if memory.count + bytes.count > options.inMemoryThreshold {
+                let writer = try TempFileWriter(directory: options.tempDirectory, prefix: "quartet-part-")
+                file = writer
+                try writer.write(memory)
+                try writer.write(bytes)
+                memory = []
+            } else {
+                memory.append(contentsOf: bytes)
+            }
+        } catch {
+            throw .malformed("part could not be stored: \(error)")
+        }
+    }
+
+    /// The finished part.
+    func finish() throws(MultipartError) -> MultipartPart {
+        let body = file?.finish() ?? .bytes(memory)
+        return MultipartPart(headers: headers.fields, name: headers.name, filename: headers.filename,
+                             contentType: headers.contentType, body: body)
+    }
+
+    /// Deletes the temporary file, if any.
+    func discard() {
+        file?.discard()
+    }
+}
+
+/// A part's header block and what Content-Disposition and Content-Type say.
+struct PartHeaders {
+    var fields = HTTPHeaders()
+    var name: String?
+    var filename: String?
+    var contentType: String?
+
+    /// Parses CRLF-terminated `Name: value` lines. A line starting with whitespace continues the previous
+    /// value (RFC 2045/5322 folding, still sent by some mail-era clients for multipart/related).
+    static func parse(_ block: ArraySlice<UInt8>) throws(MultipartError) -> PartHeaders {
+        var result = PartHeaders()
+        var pairs: [(String, String)] = []
+        var lineStart = block.startIndex
+        while lineStart < block.endIndex {
+            guard let cr = block[lineStart...].firstIndex(of: 0x0D),
+                  cr + 1 < block.endIndex, block[cr + 1] == 0x0A else {
+                throw .malformed("part header not terminated by CRLF")
+            }
+            let line = block[lineStart..<cr]
+            lineStart = cr + 2
+            if let first = line.first, ByteClass.isOWS(first) {
+                guard let last = pairs.popLast() else { throw .malformed("part header starts with whitespace") }
+                let more = String(decoding: line, as: UTF8.self).trimmingOWS()
+                pairs.append((last.0, last.1 + " " + more))
+                continue
+            }
+            guard let colon = line.firstIndex(of: ByteClass.colon), colon > line.startIndex,
+                  line[line.startIndex..<colon].allSatisfy(ByteClass.isTokenChar) else {
+                throw .malformed("invalid part header")
+            }
+            guard !line.contains(0) else { throw .malformed("NUL in part header") }
+            let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self)
+            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingOWS()
+            pairs.append((name, value))
+        }
+        result.fields = HTTPHeaders(pairs)
+        result.contentType = result.fields["Content-Type"]
+        if let disposition = result.fields["Content-Disposition"] {
+            guard let parsed = HeaderParameters.parse(disposition) else {
+                throw .malformed("invalid Content-Disposition")
+            }
+            result.name = parsed.parameter("name")
+            result.filename = parsed.parameter("filename*").flatMap(HeaderParameters.decodeExtendedValue)
+                ?? parsed.parameter("filename")
+        }
+        return result
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    func trimmingOWS() -> String {
+        var utf8 = Substring(self).utf8
+        while let b = utf8.first, ByteClass.isOWS(b) { utf8 = utf8.dropFirst() }
+        while let b = utf8.last, ByteClass.isOWS(b) { utf8 = utf8.dropLast() }
+        return String(Substring(utf8))
+    }
+}

@@ -1,0 +1,113 @@
+import Synchronization
+
+/// A reply that completes later from any thread. Holds no thread while waiting: the connection waits in the
+/// event loop until `complete(_:)` is called, the deadline passes (the `onTimeout` response is sent), the
+/// client disconnects or the server shuts down.
+public final class ParkedResponse: Sendable {
+    private struct State {
+        var finished = false          // a response won, or the client went away
+        var cancelFired = false
+        var pending: HTTPResponse?    // completed before the server attached
+        var sink: (any ResponseSink)?
+        var token: StreamToken?
+        var cancelHandlers: [@Sendable () -> Void] = []
+    }
+
+    /// How long the request may stay parked.
+    public let timeout: Duration
+    private let onTimeout: @Sendable () -> HTTPResponse
+    private let state = Mutex(State())
+
+    /// Creates a parked reply that answers with `onTimeout()` unless completed within `timeout`.
+    public init(timeout: Duration, onTimeout: @escaping @Sendable () -> HTTPResponse) {
+        self.timeout = timeout
+        self.onTimeout = onTimeout
+    }
+
+    /// Completes the request with `response`. The first call wins; later calls (and calls after the client
+    /// left) are ignored. Safe from any thread.
+    public func complete(_ response: HTTPResponse) {
+        let target = state.withLock { state -> (any ResponseSink, StreamToken)? in
+            if state.finished { return nil }
+            state.finished = true
+            state.cancelHandlers = []
+            guard let sink = state.sink, let token = state.token else {
+                state.pending = response
+                return nil
+            }
+            return (sink, token)
+        }
+        if let (sink, token) = target { sink.parkedCompleted(response, token: token) }
+    }
+
+    /// Registers `body` to run once if the client disconnects or the server shuts down before the request
+    /// is completed (to release subscriptions). Runs at once if that already happened.
+    public func onCancel(_ body: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.cancelFired { return true }
+            if state.finished { return false }
+            state.cancelHandlers.append(body)
+            return false
+        }
+        if runNow { body() }
+    }
+
+    /// Whether a response won or the client went away.
+    public var isCompleted: Bool { state.withLock { $0.finished } }
+
+    /// Connects the reply to its connection; sends at once if it was completed already.
+    func attach(sink: any ResponseSink, token: StreamToken) {
+        let pending = state.withLock { state -> HTTPResponse? in
+            state.sink = sink
+            state.token = token
+            let pending = state.pending
+            state.pending = nil
+            return pending
+        }
+        if let pending { sink.parkedCompleted(pending, token: token) }
+    }
+
+    /// The deadline passed: answer with the `onTimeout` response unless something else won.
+    func fireTimeout() {
+        guard !isCompleted else { return }
+        complete(onTimeout())
+    }
+
+    /// The client is gone: nothing will be sent; run the cancel handlers.
+    func clientGone() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            state.cancelFired = true
+            let handlers = state.finished ? [] : state.cancelHandlers
+            state.finished = true
+            state.cancelHandlers = []
+            state.pending = nil
+            return handlers
+        }
+        for handler in handlers { handler() }
+    }
+
+    /// The server is shutting down: run the cancel handlers, then answer with the `onTimeout` response.
+    func serverShutdown() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            if state.finished { return [] }
+            state.cancelFired = true
+            let handlers = state.cancelHandlers
+            state.cancelHandlers = []
+            return handlers
+        }
+        for handler in handlers { handler() }
+        complete(onTimeout())
+    }
+}
+
+/// What a handler returns: a response now, or a parked reply completed later.
+public enum Reply: Sendable {
+    /// Send this response.
+    case response(HTTPResponse)
+    /// Keep the connection waiting until the parked reply completes.
+    case parked(ParkedResponse)
+}
+
+/// A route handler. Runs on a worker thread (it may block on storage). Thrown errors are rendered by the
+/// route group's error renderer.
+public typealias Handler = @Sendable (HTTPRequest) throws -> Reply

@@ -1,0 +1,115 @@
+/// A route chosen for a request.
+struct RouteMatch: Sendable {
+    let group: CompiledGroup
+    let route: CompiledRoute
+    let pathParameters: [String: String]
+    let wildcard: String?
+    let hostParameters: [String: String]
+}
+
+/// The router's verdict on a request head.
+enum RouteResolution: Sendable {
+    /// A route (possibly GET standing in for HEAD) takes the request.
+    case matched(RouteMatch)
+    /// An `OPTIONS` request for a path of a group with a CORS policy and no OPTIONS route of its own.
+    case preflight(CompiledGroup, methods: [HTTPMethod])
+    /// The path exists, but not for this method.
+    case methodNotAllowed(CompiledGroup, allowed: [HTTPMethod])
+    /// No route; the group whose prefix matched, if any, renders the 404.
+    case notFound(CompiledGroup?)
+}
+
+extension RouteTable {
+    /// Finds the route for `method` on `rawPath` (still percent-encoded, without query). Host groups whose
+    /// pattern matches `host` are tried first, then groups by longest prefix. Within a group, literal
+    /// segments beat `:param` beat `*`, and a less specific route with the right method beats a more
+    /// specific one without it. HEAD falls back to GET.
+    func resolve(method: HTTPMethod, host: String?, rawPath: String) -> RouteResolution {
+        let hostName = host.map(HostPattern.hostName)
+        var firstGroup: CompiledGroup?
+        var pathOwner: (group: CompiledGroup, allowed: [HTTPMethod])?
+        for group in groups {
+            guard let relative = group.relativePath(rawPath) else { continue }
+            var hostParameters: [String: String] = [:]
+            if let pattern = group.host {
+                guard let hostName, let captures = pattern.match(hostName) else { continue }
+                hostParameters = captures
+            }
+            if firstGroup == nil { firstGroup = group }
+            let segments = relative.split(separator: "/", omittingEmptySubsequences: true)
+            var captures: [Substring] = []
+            var found: RouteMatch?
+            var allowed: [HTTPMethod] = []
+            var sawPath = false
+            _ = RouteTable.visit(group.root, segments: segments, index: 0, relative: relative,
+                                 captures: &captures) { routes, captured, rest in
+                sawPath = true
+                if let route = RouteTable.pick(routes, method) {
+                    found = RouteMatch(group: group, route: route,
+                                       pathParameters: RouteTable.name(captured, route.parameterNames),
+                                       wildcard: rest.map(RouteTable.decode), hostParameters: hostParameters)
+                    return true
+                }
+                for route in routes where !allowed.contains(route.method) { allowed.append(route.method) }
+                return false
+            }
+            if let found { return .matched(found) }
+            guard sawPath else { continue }
+            if allowed.contains(.get) && !allowed.contains(.head) { allowed.append(.head) }
+            if method == .options && group.cors != nil {
+                return .preflight(group, methods: allowed + [.options])
+            }
+            if pathOwner == nil { pathOwner = (group, allowed) }
+        }
+        if let pathOwner { return .methodNotAllowed(pathOwner.group, allowed: pathOwner.allowed) }
+        return .notFound(firstGroup)
+    }
+
+    /// Depth-first walk in precedence order; `visitor` gets each route list that matches the whole path,
+    /// the captured raw parameter values and the wildcard rest, and returns true to stop.
+    private static func visit(_ node: RouteNode, segments: [Substring], index: Int, relative: Substring,
+                              captures: inout [Substring],
+                              visitor: ([CompiledRoute], [Substring], Substring?) -> Bool) -> Bool {
+        if index >= segments.count {
+            if !node.routes.isEmpty && visitor(node.routes, captures, nil) { return true }
+            if !node.wildcardRoutes.isEmpty && visitor(node.wildcardRoutes, captures, "") { return true }
+            return false
+        }
+        let segment = segments[index]
+        if !node.literals.isEmpty, let child = node.literals[decode(segment)] {
+            if visit(child, segments: segments, index: index + 1, relative: relative, captures: &captures,
+                     visitor: visitor) { return true }
+        }
+        if let child = node.parameter {
+            captures.append(segment)
+            let stop = visit(child, segments: segments, index: index + 1, relative: relative, captures: &captures,
+                             visitor: visitor)
+            captures.removeLast()
+            if stop { return true }
+        }
+        if !node.wildcardRoutes.isEmpty {
+            return visitor(node.wildcardRoutes, captures, relative[segment.startIndex...])
+        }
+        return false
+    }
+
+    private static func pick(_ routes: [CompiledRoute], _ method: HTTPMethod) -> CompiledRoute? {
+        if let route = routes.first(where: { $0.method == method }) { return route }
+        if method == .head { return routes.first { $0.method == .get } }
+        return nil
+    }
+
+    private static func name(_ values: [Substring], _ names: [String]) -> [String: String] {
+        if names.isEmpty { return [:] }
+        var result: [String: String] = [:]
+        for (name, value) in zip(names, values) { result[name] = decode(value) }
+        return result
+    }
+
+    /// Segments were validated when the whole path was decoded, so a failure here cannot happen; the raw
+    /// text is kept rather than trapping.
+    static func decode(_ segment: Substring) -> String {
+        if !segment.utf8.contains(UInt8(ascii: "%")) { return String(segment) }
+        return PercentDecoding.decodePath(segment) ?? String(segment)
+    }
+}

@@ -1,0 +1,128 @@
+/// One registered route after compilation.
+struct CompiledRoute: Sendable {
+    let method: HTTPMethod
+    let pattern: String
+    let maxBodyBytes: Int?
+    let handler: Handler
+    /// Names of the `:param` segments, in path order.
+    let parameterNames: [String]
+}
+
+/// A node of a group's segment tree. Built once by `RouteTable.init` and never mutated afterwards, which is
+/// why sharing it across threads is safe.
+final class RouteNode: @unchecked Sendable {
+    var literals: [String: RouteNode] = [:]
+    var parameter: RouteNode?
+    /// Routes whose pattern ends with `*` at this depth, in registration order.
+    var wildcardRoutes: [CompiledRoute] = []
+    /// Routes whose pattern ends exactly here, in registration order.
+    var routes: [CompiledRoute] = []
+
+    func insert(_ route: CompiledRoute, segments: ArraySlice<Substring>) {
+        guard let first = segments.first else {
+            if !routes.contains(where: { $0.method == route.method }) { routes.append(route) }
+            return
+        }
+        if first == "*" && segments.count == 1 {
+            if !wildcardRoutes.contains(where: { $0.method == route.method }) { wildcardRoutes.append(route) }
+            return
+        }
+        let child: RouteNode
+        if first.hasPrefix(":") {
+            if let existing = parameter {
+                child = existing
+            } else {
+                child = RouteNode()
+                parameter = child
+            }
+        } else {
+            let key = String(first)
+            if let existing = literals[key] {
+                child = existing
+            } else {
+                child = RouteNode()
+                literals[key] = child
+            }
+        }
+        child.insert(route, segments: segments.dropFirst())
+    }
+}
+
+/// A route group after compilation.
+final class CompiledGroup: Sendable {
+    let prefix: String
+    let host: HostPattern?
+    let limits: Limits?
+    let cors: CORSPolicy?
+    let errorRenderer: ErrorRenderer?
+    let root: RouteNode
+
+    init(spec: Router.GroupSpec) {
+        prefix = spec.prefix
+        host = spec.host.map(HostPattern.init)
+        limits = spec.limits
+        cors = spec.cors
+        errorRenderer = spec.errorRenderer
+        let root = RouteNode()
+        for route in spec.routes {
+            let segments = route.pattern.split(separator: "/", omittingEmptySubsequences: true)
+            let names = segments.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
+            root.insert(CompiledRoute(method: route.method, pattern: route.pattern, maxBodyBytes: route.maxBodyBytes,
+                                      handler: route.handler, parameterNames: names),
+                        segments: segments[...])
+        }
+        self.root = root
+    }
+
+    /// The part of `rawPath` below this group's prefix, or nil when the prefix does not match.
+    func relativePath(_ rawPath: String) -> Substring? {
+        if prefix.isEmpty { return Substring(rawPath) }
+        guard rawPath.hasPrefix(prefix) else { return nil }
+        let rest = rawPath.dropFirst(prefix.utf8.count)
+        if rest.isEmpty || rest.hasPrefix("/") { return rest }
+        return nil
+    }
+
+    /// The group's limits applied over the server's: a group may only lower them.
+    func effectiveLimits(_ server: Limits) -> Limits {
+        guard let limits else { return server }
+        var merged = server
+        merged.maxRequestTarget = min(server.maxRequestTarget, limits.maxRequestTarget)
+        merged.maxHeaderBytes = min(server.maxHeaderBytes, limits.maxHeaderBytes)
+        merged.maxHeaderCount = min(server.maxHeaderCount, limits.maxHeaderCount)
+        merged.maxBodyBytes = min(server.maxBodyBytes, limits.maxBodyBytes)
+        merged.inMemoryBodyThreshold = min(server.inMemoryBodyThreshold, limits.inMemoryBodyThreshold)
+        return merged
+    }
+}
+
+/// All groups, in the order they are tried: host groups first, then by longer prefix first, then in
+/// registration order.
+final class RouteTable: Sendable {
+    let groups: [CompiledGroup]
+
+    init(groups specs: [Router.GroupSpec]) {
+        let compiled = specs.enumerated().map { (offset: $0.offset, group: CompiledGroup(spec: $0.element)) }
+        groups = compiled.sorted { lhs, rhs in
+            let lhsHost = lhs.group.host != nil, rhsHost = rhs.group.host != nil
+            if lhsHost != rhsHost { return lhsHost }
+            if lhs.group.prefix.count != rhs.group.prefix.count {
+                return lhs.group.prefix.count > rhs.group.prefix.count
+            }
+            return lhs.offset < rhs.offset
+        }.map(\.group)
+    }
+
+    /// The group whose prefix (and host pattern, when a host is known) matches a target: used to pick the
+    /// error renderer and limits before the full route is known.
+    func group(forRawPath rawPath: String, host: String?) -> CompiledGroup? {
+        let hostName = host.map(HostPattern.hostName)
+        for group in groups where group.relativePath(rawPath) != nil {
+            if let pattern = group.host {
+                guard let hostName, pattern.match(hostName) != nil else { continue }
+            }
+            return group
+        }
+        return nil
+    }
+}

@@ -1,0 +1,145 @@
+import Glibc
+
+extension Connection {
+    /// Input buffered beyond this while a request is being served pauses reading (pipelining clients
+    /// cannot make the server buffer without bound).
+    static let maxBufferedInput = 1 << 20
+
+    /// Reads everything the socket has (edge-triggered epoll only reports new data once), feeding the
+    /// parser after each read.
+    func readAvailable() {
+        while phase != .closed {
+            let busy = phase == .handling || phase == .parked || phase == .writing
+            if busy && input.count - inputStart > Connection.maxBufferedInput {
+                readPaused = true
+                return
+            }
+            switch transportRead() {
+            case .data(let count):
+                if phase == .lingering { continue }
+                input.append(contentsOf: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+                noteInputArrived()
+                processInput()
+            case .wouldBlock:
+                return
+            case .endOfStream:
+                peerClosed = true
+                peerDidClose()
+                return
+            case .failed:
+                close()
+                return
+            }
+        }
+    }
+
+    /// Bytes arrived: a keep-alive connection starts its header-read clock, a body upload refreshes its
+    /// progress deadline.
+    private func noteInputArrived() {
+        if phase == .readingHead && awaitingFirstByte {
+            awaitingFirstByte = false
+            deadline = Sys.monotonicNanos() &+ context.headerTimeoutNanos
+        } else if phase == .readingBody {
+            deadline = Sys.monotonicNanos() &+ context.idleTimeoutNanos
+        }
+    }
+
+    /// The client closed its sending side.
+    private func peerDidClose() {
+        switch phase {
+        case .readingHead, .readingBody, .lingering, .parked:
+            // No complete request can follow; a parked request's client is gone (the reason long polls
+            // watch for it).
+            close()
+        case .handling, .writing:
+            // Answer what was asked, then close.
+            keepAlive = false
+        case .closed:
+            break
+        }
+    }
+
+    /// Runs the parser over buffered input while the connection is reading a request.
+    func processInput() {
+        if processing { return }
+        processing = true
+        defer { processing = false }
+        // After a head the parser must be called again even with no new bytes: that is where a bodiless
+        // request's `.end` comes from.
+        var mustParse = false
+        while phase == .readingHead || phase == .readingBody {
+            let available = input.count - inputStart
+            if available == 0 && !mustParse { break }
+            mustParse = false
+            let result = parseBuffered()
+            let consumed: Int
+            switch result {
+            case .success(let count): consumed = count
+            case .failure(let error):
+                earlyError(error)
+                return
+            }
+            inputStart += consumed
+            let produced = !events.isEmpty
+            for event in events {
+                switch event {
+                case .head(let head):
+                    beginRequest(head)
+                    mustParse = true
+                case .body(let chunk):
+                    appendBody(chunk)
+                case .end:
+                    endRequest()
+                }
+            }
+            events.removeAll(keepingCapacity: true)
+            if consumed == 0 && !produced { break }
+        }
+        compactInput()
+        if phase == .readingHead && input.count == inputStart {
+            if peerClosed { close() }
+        }
+    }
+
+    private func parseBuffered() -> Result<Int, HTTPError> {
+        input.withUnsafeBytes { raw -> Result<Int, HTTPError> in
+            let slice = UnsafeRawBufferPointer(rebasing: raw[inputStart...])
+            do throws(HTTPError) {
+                return .success(try parser.consume(slice, into: &events))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    private func compactInput() {
+        if inputStart >= input.count {
+            input.removeAll(keepingCapacity: input.capacity <= 64 * 1024)
+            inputStart = 0
+        } else if inputStart > 32 * 1024 {
+            input.removeFirst(inputStart)
+            inputStart = 0
+        }
+    }
+
+    /// The parser rejected the input: answer (rendered by the group the target points at, when the
+    /// request line got that far) and close, because the byte stream can no longer be trusted.
+    func earlyError(_ error: HTTPError) {
+        let rawPath = current?.request.rawPath ?? sniffTarget()
+        let group = rawPath.flatMap { context.router.table().group(forRawPath: $0, host: current?.head.headers["Host"]) }
+        let response = ErrorRendering.render(error, request: current?.request, renderer: group?.errorRenderer)
+        current?.group = group
+        current?.corsDone = true
+        keepAlive = false
+        startResponse(response, closing: true)
+    }
+
+    /// The path of a request line that failed to parse (414, 431), so the right API renders the error.
+    private func sniffTarget() -> String? {
+        let bytes = input[inputStart...].prefix(8192)
+        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+        let target = bytes[(space + 1)...].prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "?") && $0 != 13 }
+        guard target.first == UInt8(ascii: "/") else { return nil }
+        return String(decoding: target, as: UTF8.self)
+    }
+}

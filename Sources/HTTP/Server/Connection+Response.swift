@@ -1,0 +1,170 @@
+import Glibc
+
+extension Connection {
+    /// Serializes `response` for the current request and starts sending it. `closing` means the request's
+    /// remaining input was not read, so the connection ends after this response.
+    func startResponse(_ response: HTTPResponse, closing: Bool) {
+        guard phase != .closed else { return }
+        var response = response
+        let head = current?.head
+        let isHead = head?.method == .head
+        if let state = current, !state.corsDone, let cors = state.group?.cors {
+            cors.apply(to: &response.headers, origin: state.request.headers["Origin"])
+        }
+        if closing {
+            inputUnread = true
+            keepAlive = false
+        }
+        if loop.draining || peerClosed { keepAlive = false }
+        if response.headers["Connection"]?.lowercased() == "close" { keepAlive = false }
+        // Open a file body before writing the head, so a vanished file is a clean error, not a short body.
+        var body = response.body
+        if case .file(let path, let offset, let length) = body {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            if fd < 0 || offset < 0 || length < 0 {
+                if fd >= 0 { Glibc.close(fd) }
+                response = HTTPResponse.plainError(.notFound, "not found")
+                body = response.body
+            } else if !isHead && length > 0 {
+                file = FileSend(fd: fd, offset: offset, remaining: length)
+            } else {
+                Glibc.close(fd)
+            }
+        }
+        let code = response.status.code
+        let bodyless = isHead || code < 200 || code == 204 || code == 304
+        var chunked = false
+        if case .stream = body, head?.version != .http1_0 { chunked = true }
+        if case .stream = body, !chunked { keepAlive = false }
+        loop.dateCache.refresh()
+        ResponseHeadWriter.write(into: &out, status: response.status, headers: response.headers,
+                                 date: loop.dateCache.line, server: context.serverHeaderLine,
+                                 requestID: current?.request.requestID, body: body, chunked: chunked,
+                                 omitLength: code < 200 || code == 204 || code == 304,
+                                 keepAlive: keepAlive, http10: head?.version == .http1_0)
+        if !bodyless, case .bytes(let bytes) = body {
+            appendOutput(bytes)
+        }
+        phase = .writing
+        deadline = Sys.monotonicNanos() &+ context.idleTimeoutNanos
+        current?.status = code
+        current?.responseStarted = Sys.monotonicNanos()
+        current?.bytesSent = body.knownLength ?? 0
+        if case .stream(let producer) = body {
+            let token = StreamToken(connection: id, sequence: sequence)
+            let writer = StreamWriter(sink: loop, token: token)
+            stream = writer
+            streamChunked = chunked
+            if bodyless {
+                streamEnded = true
+                writer.clientGone()
+            } else {
+                streamEnded = false
+                context.workers.submit { producer(writer) }
+            }
+        } else {
+            stream = nil
+            streamEnded = true
+        }
+        flush()
+    }
+
+    /// Queues bytes after whatever is already queued. Small pieces are copied into the one output buffer so
+    /// a typical response leaves in a single write; large ones are queued as they are.
+    func appendOutput(_ bytes: [UInt8]) {
+        if outExtra.isEmpty && bytes.count <= 64 * 1024 {
+            out.append(contentsOf: bytes)
+        } else {
+            outExtra.append(bytes)
+        }
+    }
+
+    /// A chunk of a streamed body arrived from the producer.
+    func streamChunk(_ bytes: [UInt8], token: StreamToken) {
+        guard phase == .writing, token.sequence == sequence, !streamEnded, !bytes.isEmpty else { return }
+        current?.bytesSent += bytes.count
+        if streamChunked {
+            appendOutput(Array("\(String(bytes.count, radix: 16))\r\n".utf8))
+            appendOutput(bytes)
+            appendOutput(Connection.crlf)
+        } else {
+            appendOutput(bytes)
+        }
+        flush()
+    }
+
+    /// The producer finished the stream.
+    func streamEnded(token: StreamToken) {
+        guard phase == .writing, token.sequence == sequence, !streamEnded else { return }
+        finishStream()
+        flush()
+    }
+
+    /// Queues the end of a streamed body.
+    func finishStream() {
+        streamEnded = true
+        if streamChunked { appendOutput(Connection.lastChunk) }
+    }
+
+    static let crlf: [UInt8] = [13, 10]
+    static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+
+    /// Everything of the response is sent: log it, then either read the next request or close.
+    func responseFinished() {
+        guard var state = current else {
+            closeAfterResponse()
+            return
+        }
+        logCompletion(state, aborted: false)
+        state.discardBody()
+        current = nil
+        stream = nil
+        if !keepAlive || loop.draining {
+            closeAfterResponse()
+            return
+        }
+        phase = .readingHead
+        awaitingFirstByte = input.count == inputStart
+        deadline = Sys.monotonicNanos() &+ (awaitingFirstByte ? context.idleTimeoutNanos : context.headerTimeoutNanos)
+        if readPaused {
+            readPaused = false
+            processInput()
+            if phase != .closed { readAvailable() }
+        } else {
+            processInput()
+        }
+    }
+
+    /// Ends the connection after a complete response. When the client may still be sending (unread body,
+    /// pipelined requests), shut the write side and discard input for a moment: closing with unread data
+    /// would send a reset that can destroy the response before the client reads it.
+    private func closeAfterResponse() {
+        if peerClosed || tls != nil || (!inputUnread && input.count == inputStart && !socketHasInput()) {
+            close()
+            return
+        }
+        shutdown(fd, Int32(SHUT_WR))
+        phase = .lingering
+        input.removeAll()
+        inputStart = 0
+        // Two seconds are plenty for the client to read the answer and close.
+        deadline = Sys.monotonicNanos() &+ 2_000_000_000
+        readAvailable()
+    }
+
+    /// Whether unread bytes wait in the socket (peeked, not consumed).
+    private func socketHasInput() -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
+    }
+
+    /// One access-log line and one observer call per request.
+    func logCompletion(_ state: RequestState, aborted: Bool) {
+        let seconds = Double(Sys.monotonicNanos() &- state.startNanos) / 1e9
+        context.observer?.requestCompleted(group: state.group?.prefix ?? "", method: state.head.method.rawValue,
+                                           status: state.status, seconds: seconds)
+        guard context.configuration.accessLog else { return }
+        AccessLog.write(context.logger, request: state.request, status: state.status, bytes: state.bytesSent,
+                        seconds: seconds, aborted: aborted)
+    }
+}

@@ -1,0 +1,47 @@
+import Glibc
+
+/// The outcome of one read or write on the socket (plain or TLS).
+enum TransportResult {
+    case data(Int)
+    case wouldBlock
+    case endOfStream
+    case failed
+}
+
+extension Connection {
+    /// Reads into the loop's scratch buffer.
+    func transportRead() -> TransportResult {
+        let buffer = loop.readBuffer
+        if let tls { return tls.read(buffer) }
+        guard let base = buffer.baseAddress else { return .failed }
+        while true {
+            let count = recv(fd, base, buffer.count, 0)
+            if count > 0 { return .data(count) }
+            if count == 0 { return .endOfStream }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed
+            }
+        }
+    }
+
+    /// Writes one or two buffers (writev, so a head and a large body leave in one system call).
+    func transportWrite(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?) -> TransportResult {
+        if let tls { return tls.write(first) }
+        var vectors = (iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
+                       iovec(iov_base: UnsafeMutableRawPointer(mutating: second?.baseAddress), iov_len: second?.count ?? 0))
+        let count: Int32 = second == nil ? 1 : 2
+        while true {
+            let written = withUnsafePointer(to: &vectors) {
+                $0.withMemoryRebound(to: iovec.self, capacity: 2) { writev(fd, $0, count) }
+            }
+            if written >= 0 { return .data(written) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Glibc
+
+/// One client connection. Confined to its event loop's thread: every method runs there, which is why the
+/// class needs no locks (other threads reach it only through `EventLoop.post`).
+final class Connection: @unchecked Sendable {
+    enum Phase {
+        /// Waiting for (the rest of) a request head.
+        case readingHead
+        /// Head routed; reading the body up to the parser's `.end`.
+        case readingBody
+        /// The handler runs on a worker.
+        case handling
+        /// The handler parked the request; waiting for completion, timeout or disconnect.
+        case parked
+        /// Sending a response (or a stream still being produced).
+        case writing
+        /// Response sent, write side shut; discarding input until the client closes (so unread request
+        /// bytes do not turn our close into a reset that destroys the response).
+        case lingering
+        case closed
+    }
+
+    unowned let loop: EventLoop
+    let fd: Int32
+    let id: UInt64
+    let remoteAddress: String
+    let tls: TLSSession?
+    var context: ServerContext { loop.context }
+
+    var phase: Phase = .readingHead
+    var parser: HTTPRequestParser
+    var events: [ParseEvent] = []
+    /// Received bytes not yet consumed by the parser, from `inputStart` on.
+    var input: [UInt8] = []
+    var inputStart = 0
+    /// Monotonic deadline of the current phase (header read, idle, body progress, lingering); 0 = none.
+    var deadline: UInt64 = 0
+    /// Nothing of the next request has arrived yet (idle keep-alive rather than a slow head).
+    var awaitingFirstByte = true
+    /// The client closed its side (read returned 0).
+    var peerClosed = false
+    /// Reading stopped because too much pipelined input is buffered; resumed after the response.
+    var readPaused = false
+    /// Inside `processInput`, so nested completions let the outer loop continue instead of recursing.
+    var processing = false
+    /// Numbers requests on this connection; replies and parked completions carry it to detect stale ones.
+    var sequence: UInt64 = 0
+    var current: RequestState?
+
+    // Output, written in order: `out` from `outOffset`, then `outExtra` (large bodies), then `file`.
+    var out: [UInt8] = []
+    var outOffset = 0
+    var outExtra: [[UInt8]] = []
+    var outExtraOffset = 0
+    var file: FileSend?
+    var stream: StreamWriter?
+    var streamChunked = false
+    var streamEnded = true
+    var keepAlive = true
+    /// Request bytes were left unread (answered before the body): close by lingering, never abruptly.
+    var inputUnread = false
+
+    init(loop: EventLoop, fd: Int32, id: UInt64, remoteAddress: String, tls: TLSSession?) {
+        self.loop = loop
+        self.fd = fd
+        self.id = id
+        self.remoteAddress = remoteAddress
+        self.tls = tls
+        parser = HTTPRequestParser(limits: loop.context.configuration.limits)
+        out.reserveCapacity(1024)
+    }
+
+    /// Called once the loop registered the connection.
+    func started() {
+        // A fresh connection must start a request within the header-read timeout.
+        deadline = Sys.monotonicNanos() &+ context.headerTimeoutNanos
+    }
+
+    /// Handles readiness reported by epoll.
+    func handle(events: UInt32) {
+        if phase == .closed { return }
+        let readable = Epoll.in | Epoll.rdhup | Epoll.hup | Epoll.err
+        if events & readable != 0 || tls?.wantsWriteToRead == true {
+            readAvailable()
+        }
+        if phase != .closed && events & Epoll.out != 0 {
+            flush()
+        }
+    }
+
+    /// Enforces the current phase's deadline.
+    func checkDeadline(now: UInt64) {
+        guard deadline != 0, now >= deadline else { return }
+        switch phase {
+        case .readingHead, .readingBody, .writing, .lingering:
+            close()
+        case .handling, .parked, .closed:
+            deadline = 0
+        }
+    }
+
+    /// Closes the socket and releases what the connection holds: parked requests and streams hear that
+    /// the client is gone, spooled bodies are deleted (unless a handler still reads them).
+    func close() {
+        guard phase != .closed else { return }
+        let previous = phase
+        phase = .closed
+        tls?.free()
+        Glibc.close(fd)
+        if previous == .parked, let parked = current?.parked {
+            context.parkedRequests.subtract(1, ordering: .relaxed)
+            context.workers.submit { parked.clientGone() }
+        }
+        if let stream, !streamEnded {
+            streamEnded = true
+            context.workers.submit { stream.clientGone() }
+        }
+        file?.close()
+        file = nil
+        if previous != .handling { current?.discardBody() }
+        if let current, current.responseStarted != nil { logCompletion(current, aborted: true) }
+        loop.removed(self)
+    }
+}
+
+/// An open file being sent as a response body.
+struct FileSend {
+    let fd: Int32
+    var offset: Int
+    var remaining: Int
+
+    func close() { Glibc.close(fd) }
+}

@@ -1,0 +1,173 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// One I/O thread: an epoll set with the listeners and its connections, an inbox other threads post to
+/// (woken through an eventfd), and the deadlines of its connections and parked requests.
+final class EventLoop: @unchecked Sendable {
+    /// Work handed to the loop by other threads.
+    enum Message: Sendable {
+        case reply(Connection, UInt64, Reply)
+        case parked(StreamToken, HTTPResponse)
+        case chunk(StreamToken, [UInt8])
+        case streamEnd(StreamToken)
+        case stopAccepting(DispatchSemaphore)
+        case drain
+        case stop
+    }
+
+    private struct Inbox {
+        var messages: [Message] = []
+        /// The loop is about to block in epoll_wait, so a post must write the eventfd.
+        var sleeping = false
+        /// The eventfd was written since the loop last woke; further posts need not write it again.
+        var signalled = false
+    }
+
+    let context: ServerContext
+    let index: Int
+    let epfd: Int32
+    private let wakeFd: Int32
+    private let inbox = Mutex(Inbox())
+    /// Signalled when the loop thread returns.
+    let exited = DispatchSemaphore(value: 0)
+
+    // Everything below is touched only by the loop thread.
+    var listeners: [Listener] = []
+    var connectionsByFD: [Connection?] = []
+    var connections: [UInt64: Connection] = [:]
+    var nextConnectionID: UInt64
+    var timers = TimerHeap()
+    /// Scratch space for reads; data is copied out before the next read.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    var dateCache = DateHeaderCache()
+    var requestIDs = RequestIDGenerator()
+    var draining = false
+    var stopping = false
+    private var nextSweep: UInt64 = 0
+    /// How often connection deadlines (header read, idle, lingering close) are checked.
+    private let sweepInterval: UInt64 = 100_000_000
+
+    init(context: ServerContext, index: Int, listeners: [Listener]) throws(ServerStartError) {
+        self.context = context
+        self.index = index
+        // Connection ids carry the loop index in their top byte so ids are unique server-wide.
+        nextConnectionID = UInt64(index) << 56
+        epfd = Epoll.create()
+        guard epfd >= 0 else { throw .system("epoll_create1", Sys.errorText()) }
+        wakeFd = Epoll.eventFD()
+        guard wakeFd >= 0 else { throw .system("eventfd", Sys.errorText()) }
+        readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        self.listeners = listeners
+        Epoll.add(epfd, wakeFd, events: Epoll.in)
+        for listener in listeners {
+            // EPOLLEXCLUSIVE: with several loops, one wake-up per incoming connection, not one per loop.
+            Epoll.add(epfd, listener.fd, events: Epoll.in | Epoll.exclusive)
+        }
+    }
+
+    deinit {
+        close(epfd)
+        close(wakeFd)
+        readBuffer.deallocate()
+    }
+
+    /// Starts the loop's thread.
+    func start() {
+        let thread = Thread { [self] in
+            self.run()
+            self.exited.signal()
+        }
+        thread.name = "http-io-\(index)"
+        thread.start()
+    }
+
+    /// Queues a message for the loop thread; wakes it only when it is (about to be) asleep and nobody woke
+    /// it yet, so a busy loop receives many messages for one eventfd write.
+    func post(_ message: Message) {
+        let signal = inbox.withLock { inbox -> Bool in
+            inbox.messages.append(message)
+            if inbox.sleeping && !inbox.signalled {
+                inbox.signalled = true
+                return true
+            }
+            return false
+        }
+        if signal {
+            var one: UInt64 = 1
+            _ = write(wakeFd, &one, 8)
+        }
+    }
+
+    private func run() {
+        let capacity = 512
+        let events = UnsafeMutableRawPointer.allocate(byteCount: capacity * Epoll.eventStride, alignment: 8)
+        defer { events.deallocate() }
+        var taken: [Message] = []
+        while !stopping {
+            let hasMessages = inbox.withLock { inbox -> Bool in
+                if inbox.messages.isEmpty {
+                    inbox.sleeping = true
+                    return false
+                }
+                return true
+            }
+            let timeout = hasMessages ? 0 : pollTimeout()
+            let count = Epoll.wait(epfd, events, capacity: Int32(capacity), timeout: timeout)
+            inbox.withLock { inbox in
+                inbox.sleeping = false
+                inbox.signalled = false
+                swap(&inbox.messages, &taken)
+            }
+            if count > 0 {
+                for offset in 0..<Int(count) {
+                    let event = Epoll.event(events, offset)
+                    dispatch(fd: event.fd, events: event.events)
+                }
+            }
+            for message in taken { handle(message) }
+            taken.removeAll(keepingCapacity: true)
+            tick()
+        }
+        closeEverything()
+    }
+
+    private func dispatch(fd: Int32, events: UInt32) {
+        if fd == wakeFd {
+            var value: UInt64 = 0
+            _ = read(wakeFd, &value, 8)
+            return
+        }
+        if let listener = listeners.first(where: { $0.fd == fd }) {
+            acceptConnections(listener)
+            return
+        }
+        guard fd >= 0, fd < connectionsByFD.count, let connection = connectionsByFD[Int(fd)] else { return }
+        connection.handle(events: events)
+    }
+
+    /// Milliseconds until the next deadline, or -1 to sleep until woken.
+    private func pollTimeout() -> Int32 {
+        var next: UInt64? = timers.nextDeadline
+        if !connections.isEmpty { next = min(next ?? .max, nextSweep) }
+        guard let next else { return -1 }
+        let now = Sys.monotonicNanos()
+        if next <= now { return 0 }
+        // Round up so the loop never wakes a hair early and spins.
+        let millis = (next - now + 999_999) / 1_000_000
+        return Int32(min(millis, 60_000))
+    }
+
+    /// Fires due parked-request timers and, every `sweepInterval`, checks connection deadlines.
+    private func tick() {
+        let now = Sys.monotonicNanos()
+        while let entry = timers.popDue(now: now) {
+            connections[entry.token.connection]?.parkTimerFired(entry.token)
+        }
+        if now >= nextSweep {
+            nextSweep = now + sweepInterval
+            for connection in connections.values { connection.checkDeadline(now: now) }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+/// Serializes a response head straight into a byte buffer (no intermediate strings for the fixed parts).
+enum ResponseHeadWriter {
+    static func write(into out: inout [UInt8], status: HTTPStatus, headers: HTTPHeaders, date: [UInt8],
+                      server: [UInt8], requestID: String?, body: ResponseBody, chunked: Bool, omitLength: Bool,
+                      keepAlive: Bool, http10: Bool) {
+        out.append(contentsOf: statusPrefix)
+        appendDecimal(status.code, to: &out)
+        out.append(UInt8(ascii: " "))
+        appendSanitized(status.reasonPhrase, to: &out)
+        out.append(contentsOf: crlf)
+        out.append(contentsOf: date)
+        var sawRequestID = false
+        for (name, value) in headers {
+            // The server owns framing and connection management; a handler's values would contradict them.
+            if equalsIgnoringCase(name, "content-length") || equalsIgnoringCase(name, "transfer-encoding")
+                || equalsIgnoringCase(name, "connection") {
+                continue
+            }
+            if equalsIgnoringCase(name, "server") { continue }
+            if equalsIgnoringCase(name, "x-request-id") { sawRequestID = true }
+            appendSanitized(name, to: &out)
+            out.append(contentsOf: colonSpace)
+            appendSanitized(value, to: &out)
+            out.append(contentsOf: crlf)
+        }
+        if let serverOverride = headers["Server"] {
+            out.append(contentsOf: serverName)
+            appendSanitized(serverOverride, to: &out)
+            out.append(contentsOf: crlf)
+        } else {
+            out.append(contentsOf: server)
+        }
+        if let requestID, !requestID.isEmpty, !sawRequestID {
+            out.append(contentsOf: requestIDName)
+            appendSanitized(requestID, to: &out)
+            out.append(contentsOf: crlf)
+        }
+        if chunked {
+            out.append(contentsOf: chunkedLine)
+        } else if !omitLength, let length = body.knownLength {
+            out.append(contentsOf: contentLengthName)
+            appendDecimal(length, to: &out)
+            out.append(contentsOf: crlf)
+        }
+        if !keepAlive {
+            out.append(contentsOf: closeLine)
+        } else if http10 {
+            out.append(contentsOf: keepAliveLine)
+        }
+        out.append(contentsOf: crlf)
+    }
+
+    private static let statusPrefix: [UInt8] = Array("HTTP/1.1 ".utf8)
+    private static let crlf: [UInt8] = [13, 10]
+    private static let colonSpace: [UInt8] = [58, 32]
+    private static let serverName: [UInt8] = Array("Server: ".utf8)
+    private static let requestIDName: [UInt8] = Array("X-Request-Id: ".utf8)
+    private static let contentLengthName: [UInt8] = Array("Content-Length: ".utf8)
+    private static let chunkedLine: [UInt8] = Array("Transfer-Encoding: chunked\r\n".utf8)
+    private static let closeLine: [UInt8] = Array("Connection: close\r\n".utf8)
+    private static let keepAliveLine: [UInt8] = Array("Connection: keep-alive\r\n".utf8)
+
+    /// Appends `value` in decimal.
+    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        if value < 0 {
+            out.append(UInt8(ascii: "-"))
+            appendDecimal(value == Int.min ? Int.max : -value, to: &out)
+            return
+        }
+        if value < 10 {
+            out.append(UInt8(truncatingIfNeeded: 48 + value))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 && count < buffer.count {
+                buffer[buffer.count - 1 - count] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                rest /= 10
+                count += 1
+            }
+            out.append(contentsOf: buffer[(buffer.count - count)...])
+        }
+    }
+
+    /// Appends header text with CR, LF and NUL replaced by spaces, so no value (some echo request data)
+    /// can split the response.
+    static func appendSanitized(_ text: String, to out: inout [UInt8]) {
+        for byte in text.utf8 {
+            out.append(byte == 13 || byte == 10 || byte == 0 ? 32 : byte)
+        }
+    }
+
+    /// ASCII case-insensitive comparison with a lower-case literal.
+    static func equalsIgnoringCase(_ name: String, _ lower: StaticString) -> Bool {
+        let utf8 = name.utf8
+        guard utf8.count == lower.utf8CodeUnitCount else { return false }
+        return lower.withUTF8Buffer { expected in
+            var index = 0
+            for byte in utf8 {
+                let folded = byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+                if folded != expected[index] { return false }
+                index += 1
+            }
+            return true
+        }
+    }
+}

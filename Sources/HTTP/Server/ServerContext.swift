@@ -1,0 +1,42 @@
+import Logging
+import Synchronization
+
+/// What every event loop and connection of one server shares. Immutable apart from the atomic counters.
+final class ServerContext: Sendable {
+    let configuration: ServerConfiguration
+    let router: Router
+    let logger: Logger
+    let observer: (any ServerObserver)?
+    let workers: WorkerPool
+    let tls: TLSContext?
+    /// Open connections across all loops (for `maxConnections` and the observer).
+    let openConnections = Atomic<Int>(0)
+    /// Parked requests across all loops.
+    let parkedRequests = Atomic<Int>(0)
+    let headerTimeoutNanos: UInt64
+    let idleTimeoutNanos: UInt64
+    let serverHeaderLine: [UInt8]
+
+    init(configuration: ServerConfiguration, router: Router, logger: Logger, observer: (any ServerObserver)?,
+         workers: WorkerPool, tls: TLSContext?) {
+        self.configuration = configuration
+        self.router = router
+        self.logger = logger
+        self.observer = observer
+        self.workers = workers
+        self.tls = tls
+        headerTimeoutNanos = Sys.nanos(configuration.headerReadTimeout)
+        idleTimeoutNanos = Sys.nanos(configuration.idleTimeout)
+        // The header value comes from configuration, not from a request; CR/LF are still stripped so a
+        // bad setting cannot split the response.
+        let name = configuration.serverHeader.filter { $0 != "\r" && $0 != "\n" }
+        serverHeaderLine = name.isEmpty ? [] : Array("Server: \(name)\r\n".utf8)
+    }
+
+    /// Tells the observer the current connection and parked counts.
+    func reportConnections() {
+        guard let observer else { return }
+        observer.connectionsChanged(open: openConnections.load(ordering: .relaxed),
+                                    parked: parkedRequests.load(ordering: .relaxed))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Everything the server needs to know before it starts.
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on ("127.0.0.1", "0.0.0.0", "::").
+    public var host = "127.0.0.1"
+    /// Port to listen on; 0 picks an ephemeral port (see `HTTPServer.start()`).
+    public var port = 8080
+    /// Event-loop threads doing socket I/O; handlers never run on them.
+    public var ioThreads = 1
+    /// Worker threads running handlers (they may block on storage).
+    public var workerThreads = 64
+    /// Server-wide limits; route groups may lower them.
+    public var limits = Limits()
+    /// Time a client has to send a complete request head once it started one (slowloris guard).
+    public var headerReadTimeout: Duration = .seconds(10)
+    /// Time an idle keep-alive connection is kept open.
+    public var idleTimeout: Duration = .seconds(60)
+    /// Connections beyond this are accepted and closed at once.
+    public var maxConnections = 20_000
+    /// How long `shutdown()` waits for in-flight requests before closing everything.
+    public var shutdownGrace: Duration = .seconds(10)
+    /// Whether one access-log line is written per request.
+    public var accessLog = true
+    /// TLS settings; nil serves plain HTTP only.
+    public var tls: TLSConfiguration? = nil
+    /// The `Server` header value; empty omits the header.
+    public var serverHeader = "Quartet"
+    /// Where request bodies above the in-memory threshold are spooled.
+    public var tempDirectory: String = NSTemporaryDirectory()
+
+    /// Creates a configuration with the defaults above.
+    public init() {}
+}
+
+/// Certificate and key for HTTPS.
+public struct TLSConfiguration: Sendable {
+    /// PEM certificate chain file.
+    public var certificatePath: String
+    /// PEM private key file.
+    public var privateKeyPath: String
+    /// A second listener for TLS; nil serves TLS only, on the main port.
+    public var port: Int?
+
+    /// Creates TLS settings.
+    public init(certificatePath: String, privateKeyPath: String, port: Int? = nil) {
+        self.certificatePath = certificatePath
+        self.privateKeyPath = privateKeyPath
+        self.port = port
+    }
+}
+
+/// Receives what the server measures; the application feeds its metrics registry from it. Called on I/O
+/// threads, so implementations must be quick and thread-safe.
+public protocol ServerObserver: Sendable {
+    /// A response was sent (or the client left after the handler answered).
+    func requestCompleted(group: String, method: String, status: Int, seconds: Double)
+    /// The number of open connections or parked requests changed.
+    func connectionsChanged(open: Int, parked: Int)
+}
