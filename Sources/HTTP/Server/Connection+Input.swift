@@ -51,6 +51,9 @@ extension Connection {
             // No complete request can follow; a parked request's client is gone (the reason long polls
             // watch for it).
             close()
+        case .writing where stream != nil && !streamEnded:
+            // A feed has no natural end; its reader left, so stop producing.
+            close()
         case .handling, .writing:
             // Answer what was asked, then close.
             keepAlive = false
