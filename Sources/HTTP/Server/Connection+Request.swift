@@ -24,7 +24,7 @@ extension Connection {
         }
         let table = context.router.table()
         let resolution = table.resolve(method: head.method, host: head.headers["Host"], rawPath: request.rawPath)
-        var state = RequestState(head: head, request: request,
+        let state = RequestState(head: head, request: request,
                                  body: BodyCollector(threshold: configuration.limits.inMemoryBodyThreshold,
                                                      tempDirectory: configuration.tempDirectory),
                                  startNanos: now)
@@ -55,6 +55,11 @@ extension Connection {
             state.immediate = ErrorRendering.render(HTTPError.notFound, request: request,
                                                     renderer: group?.errorRenderer)
         }
+        if state.immediate == nil, let group = state.group, let error = Connection.groupLimitError(head, group) {
+            // The parser applied the server-wide limits; a group may have lowered them.
+            state.immediate = ErrorRendering.render(error, request: request, renderer: group.errorRenderer)
+            state.match = nil
+        }
         if head.headers.contains("Expect") && !head.expectsContinue && state.immediate == nil {
             state.immediate = ErrorRendering.render(HTTPError.expectationFailed, request: request,
                                                     renderer: state.group?.errorRenderer)
@@ -82,6 +87,19 @@ extension Connection {
         }
     }
 
+    /// 414 or 431 when the head exceeds limits the group lowered below the server's.
+    static func groupLimitError(_ head: RequestHead, _ group: CompiledGroup) -> HTTPError? {
+        guard let limits = group.limits else { return nil }
+        if head.target.utf8.count > limits.maxRequestTarget { return .uriTooLong }
+        if head.headers.count > limits.maxHeaderCount { return .headerFieldsTooLarge }
+        var bytes = 0
+        for (name, value) in head.headers {
+            // name ": " value CRLF, as the parser counts a field line.
+            bytes += name.utf8.count + value.utf8.count + 4
+        }
+        return bytes > limits.maxHeaderBytes ? .headerFieldsTooLarge : nil
+    }
+
     static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     private func respondNow(_ response: HTTPResponse, closing: Bool) {
@@ -102,14 +120,13 @@ extension Connection {
 
     /// The request is complete: answer at once when routing already decided, else hand it to a worker.
     func endRequest() {
-        guard var state = current else { return }
+        guard let state = current else { return }
         if let immediate = state.immediate {
             startResponse(immediate, closing: false)
             return
         }
         guard let match = state.match else { return }
         state.request.body = state.body.finish()
-        current = state
         phase = .handling
         deadline = 0
         let request = state.request

@@ -111,7 +111,7 @@ extension Connection {
 
     /// Everything of the response is sent: log it, then either read the next request or close.
     func responseFinished() {
-        guard var state = current else {
+        guard let state = current else {
             closeAfterResponse()
             return
         }

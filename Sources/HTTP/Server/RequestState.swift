@@ -1,7 +1,8 @@
 import Glibc
 
-/// What a connection knows about the request it is serving.
-struct RequestState {
+/// What a connection knows about the request it is serving. A class: it is updated in place many times per
+/// request, and copying a struct of this size (strings, headers, closures) showed up in profiles.
+final class RequestState {
     var head: RequestHead
     var request: HTTPRequest
     var match: RouteMatch?
@@ -19,8 +20,15 @@ struct RequestState {
     /// CORS headers were produced by the preflight itself.
     var corsDone = false
 
+    init(head: RequestHead, request: HTTPRequest, body: BodyCollector, startNanos: UInt64) {
+        self.head = head
+        self.request = request
+        self.body = body
+        self.startNanos = startNanos
+    }
+
     /// Deletes a spooled body file.
-    mutating func discardBody() { body.discard() }
+    func discardBody() { body.discard() }
 }
 
 /// Collects a request body: in memory up to the threshold, then spooled to a temp file, because uploads of

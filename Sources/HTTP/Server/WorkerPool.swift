@@ -6,16 +6,24 @@ import Synchronization
 final class WorkerPool: @unchecked Sendable {
     typealias Job = @Sendable () -> Void
 
-    // `condition` guards every var below; `queued` mirrors the queue length so idle workers can spin
-    // briefly on it without taking the lock.
+    // `condition` guards every var below. Wake-ups are rationed because a futex wake per request costs
+    // more than a small handler: a submit wakes a sleeper only when no worker is idle-awake and no wake-up
+    // is already on its way; a worker that takes a job and still sees a backlog wakes the next one. Blocked
+    // handlers (storage) therefore still get more threads within a few context switches.
     private let condition = NSCondition()
     private var jobs: [Job?] = []
     private var head = 0
     private var sleeping = 0
+    private var pendingWakes = 0
     private var stopped = false
     private var running = 0
+    /// Jobs queued, readable without the lock for spinning.
     private let queued = Atomic<Int>(0)
+    /// Workers between jobs that have not gone to sleep (they will pick up new work without a wake-up).
+    private let idleAwake = Atomic<Int>(0)
     private let threadCount: Int
+    /// How many times an idle worker yields the CPU, checking for work, before sleeping.
+    private let spinLimit = 64
 
     init(threads: Int) {
         threadCount = max(1, threads)
@@ -33,7 +41,7 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// Queues a job; wakes a sleeping worker when none is about to pick it up.
+    /// Queues a job.
     func submit(_ job: @escaping Job) {
         condition.lock()
         if stopped {
@@ -42,7 +50,8 @@ final class WorkerPool: @unchecked Sendable {
         }
         jobs.append(job)
         queued.add(1, ordering: .releasing)
-        let wake = sleeping > 0
+        let wake = sleeping > pendingWakes && pendingWakes == 0 && idleAwake.load(ordering: .acquiring) == 0
+        if wake { pendingWakes += 1 }
         condition.unlock()
         if wake { condition.signal() }
     }
@@ -77,19 +86,25 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func next() -> Job? {
-        // A short spin before sleeping: under load the next job usually arrives within microseconds, and
-        // a futex sleep/wake pair costs more than that.
+        idleAwake.add(1, ordering: .releasing)
         var spins = 0
-        while queued.load(ordering: .acquiring) == 0 && spins < 200 {
+        while queued.load(ordering: .acquiring) == 0 && spins < spinLimit {
             spins += 1
+            sched_yield()
         }
         condition.lock()
-        defer { condition.unlock() }
         while head >= jobs.count {
-            if stopped { return nil }
+            if stopped {
+                idleAwake.subtract(1, ordering: .releasing)
+                condition.unlock()
+                return nil
+            }
+            idleAwake.subtract(1, ordering: .releasing)
             sleeping += 1
             condition.wait()
             sleeping -= 1
+            if pendingWakes > 0 { pendingWakes -= 1 }
+            idleAwake.add(1, ordering: .releasing)
         }
         let job = jobs[head]
         jobs[head] = nil
@@ -102,6 +117,13 @@ final class WorkerPool: @unchecked Sendable {
             jobs.removeFirst(head)
             head = 0
         }
+        idleAwake.subtract(1, ordering: .releasing)
+        let backlog = jobs.count - head
+        let chain = backlog > 0 && sleeping > pendingWakes && pendingWakes == 0
+            && idleAwake.load(ordering: .acquiring) == 0
+        if chain { pendingWakes += 1 }
+        condition.unlock()
+        if chain { condition.signal() }
         return job
     }
 }
