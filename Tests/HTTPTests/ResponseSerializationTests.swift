@@ -70,11 +70,13 @@ final class ResponseSerializationTests: XCTestCase {
     }
 
     func testRequestIDSanitising() {
-        XCTAssertEqual(RequestIDGenerator.sanitize("abc-DEF_1.2:3"), "abc-DEF_1.2:3")
-        XCTAssertNil(RequestIDGenerator.sanitize("has space"))
-        XCTAssertNil(RequestIDGenerator.sanitize(String(repeating: "a", count: 129)))
-        XCTAssertNil(RequestIDGenerator.sanitize(""))
-        var generator = RequestIDGenerator()
-        XCTAssertNotEqual(generator.next(), generator.next())
+        XCTAssertEqual(RequestIDSource.sanitize("abc-DEF_1.2:3"), "abc-DEF_1.2:3")
+        XCTAssertNil(RequestIDSource.sanitize("has space"))
+        XCTAssertNil(RequestIDSource.sanitize(String(repeating: "a", count: 129)))
+        XCTAssertNil(RequestIDSource.sanitize(""))
+        let source = RequestIDSource()
+        XCTAssertNotEqual(source.next(), source.next())
+        XCTAssertEqual(source.id(for: "client-id"), "client-id")
+        XCTAssertNotEqual(source.id(for: "bad id"), "bad id")
     }
 }

@@ -39,6 +39,8 @@ final class Connection: @unchecked Sendable {
     var awaitingFirstByte = true
     /// The client closed its side (read returned 0).
     var peerClosed = false
+    /// The current readiness report included a hang-up (read to EOF rather than stopping early).
+    var hangUpSeen = true
     /// Reading stopped because too much pipelined input is buffered; resumed after the response.
     var readPaused = false
     /// Inside `processInput`, so nested completions let the outer loop continue instead of recursing.
@@ -81,7 +83,7 @@ final class Connection: @unchecked Sendable {
         if phase == .closed { return }
         let readable = Epoll.in | Epoll.rdhup | Epoll.hup | Epoll.err
         if events & readable != 0 || tls?.wantsWriteToRead == true {
-            readAvailable()
+            readAvailable(hangUp: events & (Epoll.rdhup | Epoll.hup | Epoll.err) != 0)
         }
         if phase != .closed && events & Epoll.out != 0 {
             flush()

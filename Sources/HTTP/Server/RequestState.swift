@@ -4,7 +4,12 @@ import Glibc
 /// request, and copying a struct of this size (strings, headers, closures) showed up in profiles.
 final class RequestState {
     var head: RequestHead
-    var request: HTTPRequest
+    /// The path part of the target, still encoded (routing works on it).
+    let rawPath: String
+    let requestID: String
+    /// Built on the I/O thread only for requests answered without a handler (their renderers get it);
+    /// routed requests are built by the worker.
+    var request: HTTPRequest?
     var match: RouteMatch?
     /// The group that renders this request's errors and applies its CORS policy.
     var group: CompiledGroup?
@@ -20,9 +25,10 @@ final class RequestState {
     /// CORS headers were produced by the preflight itself.
     var corsDone = false
 
-    init(head: RequestHead, request: HTTPRequest, body: BodyCollector, startNanos: UInt64) {
+    init(head: RequestHead, rawPath: String, requestID: String, body: BodyCollector, startNanos: UInt64) {
         self.head = head
-        self.request = request
+        self.rawPath = rawPath
+        self.requestID = requestID
         self.body = body
         self.startNanos = startNanos
     }

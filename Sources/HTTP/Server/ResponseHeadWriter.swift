@@ -1,3 +1,5 @@
+import Foundation
+
 /// Serializes a response head straight into a byte buffer (no intermediate strings for the fixed parts).
 enum ResponseHeadWriter {
     static func write(into out: inout [UInt8], status: HTTPStatus, headers: HTTPHeaders, date: [UInt8],
@@ -59,6 +61,12 @@ enum ResponseHeadWriter {
     private static let chunkedLine: [UInt8] = Array("Transfer-Encoding: chunked\r\n".utf8)
     private static let closeLine: [UInt8] = Array("Connection: close\r\n".utf8)
     private static let keepAliveLine: [UInt8] = Array("Connection: keep-alive\r\n".utf8)
+
+    /// Whether a handler's headers ask for the connection to close.
+    static func asksToClose(_ headers: HTTPHeaders) -> Bool {
+        guard let value = headers["Connection"] else { return false }
+        return value.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "close" }
+    }
 
     /// Appends `value` in decimal.
     static func appendDecimal(_ value: Int, to out: inout [UInt8]) {

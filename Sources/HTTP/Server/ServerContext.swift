@@ -16,6 +16,8 @@ final class ServerContext: Sendable {
     let headerTimeoutNanos: UInt64
     let idleTimeoutNanos: UInt64
     let serverHeaderLine: [UInt8]
+    let dates = DateHeaderCache()
+    let requestIDs = RequestIDSource()
 
     init(configuration: ServerConfiguration, router: Router, logger: Logger, observer: (any ServerObserver)?,
          workers: WorkerPool, tls: TLSContext?) {

@@ -8,10 +8,12 @@ final class WorkerPool: @unchecked Sendable {
 
     // `condition` guards every var below. Wake-ups are rationed because a futex wake per request costs
     // more than a small handler: a submit wakes a sleeper only when no worker is idle-awake and no wake-up
-    // is already on its way; a worker that takes a job and still sees a backlog wakes the next one. Blocked
-    // handlers (storage) therefore still get more threads within a few context switches.
+    // is already on its way. A queued job that has waited longer than `stallNanos` (its workers are busy,
+    // e.g. blocked on storage) gets another worker woken, by the worker taking a job or by an event loop's
+    // `nudge`; so blocking handlers still fan out while quick ones are served by one or two threads.
     private let condition = NSCondition()
     private var jobs: [Job?] = []
+    private var enqueued: [UInt64] = []
     private var head = 0
     private var sleeping = 0
     private var pendingWakes = 0
@@ -23,7 +25,8 @@ final class WorkerPool: @unchecked Sendable {
     private let idleAwake = Atomic<Int>(0)
     private let threadCount: Int
     /// How many times an idle worker yields the CPU, checking for work, before sleeping.
-    private let spinLimit = 64
+    private let spinLimit = 256
+    private let stallNanos: UInt64 = 200_000
 
     init(threads: Int) {
         threadCount = max(1, threads)
@@ -49,11 +52,54 @@ final class WorkerPool: @unchecked Sendable {
             return
         }
         jobs.append(job)
+        enqueued.append(Sys.monotonicNanos())
         queued.add(1, ordering: .releasing)
         let wake = sleeping > pendingWakes && pendingWakes == 0 && idleAwake.load(ordering: .acquiring) == 0
         if wake { pendingWakes += 1 }
         condition.unlock()
         if wake { condition.signal() }
+    }
+
+    /// Queues several jobs under one lock (an event loop hands over everything one pass produced) and wakes
+    /// at most two workers: more cannot run quick handlers faster on a small machine, and blocked ones are
+    /// covered by the stall rule.
+    func submit(batch: [Job]) {
+        guard !batch.isEmpty else { return }
+        let now = Sys.monotonicNanos()
+        condition.lock()
+        if stopped {
+            condition.unlock()
+            return
+        }
+        jobs.append(contentsOf: batch.map { Optional($0) })
+        enqueued.append(contentsOf: repeatElement(now, count: batch.count))
+        queued.add(batch.count, ordering: .releasing)
+        var wakes = 0
+        if pendingWakes == 0 && idleAwake.load(ordering: .acquiring) == 0 {
+            wakes = min(batch.count > 1 ? 2 : 1, sleeping)
+            pendingWakes += wakes
+        }
+        condition.unlock()
+        for _ in 0..<wakes { condition.signal() }
+    }
+
+    /// Whether jobs are waiting (event loops then poll with a short timeout so `nudge` runs soon).
+    var hasBacklog: Bool { queued.load(ordering: .relaxed) > 0 }
+
+    /// Wakes one more worker when the oldest queued job has waited too long. Called by the event loops.
+    func nudge(now: UInt64) {
+        guard hasBacklog else { return }
+        condition.lock()
+        let wake = isStalled(now: now)
+        if wake { pendingWakes += 1 }
+        condition.unlock()
+        if wake { condition.signal() }
+    }
+
+    /// Caller holds the lock.
+    private func isStalled(now: UInt64) -> Bool {
+        guard head < jobs.count, sleeping > pendingWakes, pendingWakes == 0 else { return false }
+        return now &- enqueued[head] > stallNanos
     }
 
     /// Lets the workers finish what is queued, then stop. Does not wait for them: a handler may be blocked.
@@ -87,10 +133,10 @@ final class WorkerPool: @unchecked Sendable {
 
     private func next() -> Job? {
         idleAwake.add(1, ordering: .releasing)
+        // A brief busy spin (about a microsecond) catches the next job of a burst without a system call.
         var spins = 0
         while queued.load(ordering: .acquiring) == 0 && spins < spinLimit {
             spins += 1
-            sched_yield()
         }
         condition.lock()
         while head >= jobs.count {
@@ -112,15 +158,15 @@ final class WorkerPool: @unchecked Sendable {
         queued.subtract(1, ordering: .releasing)
         if head >= jobs.count {
             jobs.removeAll(keepingCapacity: true)
+            enqueued.removeAll(keepingCapacity: true)
             head = 0
         } else if head > 4096 && head * 2 > jobs.count {
             jobs.removeFirst(head)
+            enqueued.removeFirst(head)
             head = 0
         }
         idleAwake.subtract(1, ordering: .releasing)
-        let backlog = jobs.count - head
-        let chain = backlog > 0 && sleeping > pendingWakes && pendingWakes == 0
-            && idleAwake.load(ordering: .acquiring) == 0
+        let chain = idleAwake.load(ordering: .acquiring) == 0 && isStalled(now: Sys.monotonicNanos())
         if chain { pendingWakes += 1 }
         condition.unlock()
         if chain { condition.signal() }
