@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "quartet", targets: ["quartet"]),
+        // The storage engine alone, for the write benchmark package under Benchmarks/.
+        .library(name: "QuartetStorage", targets: ["Storage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Command-line options of the baseline run.
+struct Options {
+    /// Writer threads.
+    var threads = 4
+    /// Length of the measured run.
+    var seconds = 5.0
+    /// Database file; removed (with its -wal and -shm files) before the run.
+    var path = NSTemporaryDirectory() + "sqlite-baseline.db"
+    /// SQLite `synchronous` setting; FULL makes every commit durable (an fsync of the WAL).
+    var synchronous = "FULL"
+    /// One connection shared under a lock, instead of one connection per thread.
+    var shared = false
+
+    static let usage = """
+    usage: SQLiteBaseline [--threads N] [--seconds D] [--db PATH] [--synchronous FULL|NORMAL|OFF|EXTRA] [--shared]
+      Inserts one row per transaction (journal_mode=WAL) from N threads for D seconds and prints rows/s.
+      --shared   all threads use one connection behind a lock (default: a connection per thread,
+                 contending through busy_timeout)
+    """
+
+    /// Parses `arguments` (without the program name); nil with a message on bad input.
+    static func parse(_ arguments: [String]) -> Result<Options, OptionsError> {
+        var options = Options()
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--shared":
+                options.shared = true
+            case "--threads", "--seconds", "--db", "--synchronous":
+                guard let value = rest.popFirst() else { return .failure(OptionsError("\(flag) needs a value")) }
+                switch flag {
+                case "--threads":
+                    guard let n = Int(value), (1...1024).contains(n) else { return .failure(OptionsError("--threads must be 1...1024")) }
+                    options.threads = n
+                case "--seconds":
+                    guard let d = Double(value), d > 0, d <= 3600 else { return .failure(OptionsError("--seconds must be in (0, 3600]")) }
+                    options.seconds = d
+                case "--db":
+                    options.path = value
+                default:
+                    let mode = value.uppercased()
+                    guard ["FULL", "NORMAL", "OFF", "EXTRA"].contains(mode) else {
+                        return .failure(OptionsError("--synchronous must be FULL, NORMAL, OFF or EXTRA"))
+                    }
+                    options.synchronous = mode
+                }
+            case "-h", "--help":
+                return .failure(OptionsError(""))
+            default:
+                return .failure(OptionsError("unknown argument \(flag)"))
+            }
+        }
+        return .success(options)
+    }
+}
+
+/// A command-line mistake, printed before the usage text.
+struct OptionsError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

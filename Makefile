@@ -1,0 +1,40 @@
+# Quartet: the README's two commands are `make run` and `make test`.
+# Each installs the Debian packages it needs when they are missing, then builds.
+
+SWIFT ?= swift
+APT_PACKAGES := libsqlite3-dev libssl-dev libcrypt-dev pkg-config
+DATA_DIR ?= ./data
+PORT ?= 8080
+HOST ?= 127.0.0.1
+
+.PHONY: deps build release run test bench clean
+
+# Installs the C libraries Quartet links against (system libsqlite3, OpenSSL, libcrypt) if missing.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# A running server with the embedded SQLite default in ./data.
+run: release
+	./.build/release/quartet serve --host $(HOST) --port $(PORT) --data-dir $(DATA_DIR) --migrations-dir ./Migrations
+
+# The whole test suite. The black-box tests start the built binary, so build it first.
+test: deps
+	$(SWIFT) build
+	$(SWIFT) test
+
+bench: deps
+	./Benchmarks/run.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,23 @@
+import Core
+
+/// Renders configuration for people without revealing secrets.
+public enum ConfigPrinter {
+    /// Keys whose values are secrets, matched case-insensitively on the key's last word.
+    static let secretWords = ["password", "key", "secret", "token", "tokens"]
+
+    /// A copy of `tree` with every secret value replaced by "********" (null stays null).
+    public static func masked(_ tree: JSONObject) -> JSONObject {
+        var out = JSONObject()
+        for (section, value) in tree {
+            guard let object = value.objectValue else { out[section] = value; continue }
+            var masked = JSONObject()
+            for (key, v) in object {
+                let lower = key.lowercased()
+                let secret = secretWords.contains { lower.hasSuffix($0) } && !lower.hasSuffix("ips")
+                masked[key] = secret && !v.isNull ? .string("********") : v
+            }
+            out[section] = .object(masked)
+        }
+        return out
+    }
+}

@@ -1,0 +1,65 @@
+import Core
+
+/// Every platform option with its default. The API sections (`parse`, `datastore`, ...) add theirs in
+/// `ConfigSchema+APIs.swift`; each API validates its own section when it starts.
+///
+/// `Config/quartet.json` must list exactly these defaults (a test keeps the two in step), and
+/// `docs/configuration.md` documents each one.
+public enum ConfigSchema {
+    static let port = 0...65_535
+    static let positive = 1...Int(Int32.max)
+    static let seconds = 1...86_400
+
+    /// Platform options, in documentation order.
+    public static let platform: [ConfigOption] = [
+        ConfigOption("server", "host", "127.0.0.1", .string, "Address to listen on (0.0.0.0 for all IPv4, :: for all)."),
+        ConfigOption("server", "port", 8080, .integer(port), "TCP port; 0 picks a free one (printed at start)."),
+        ConfigOption("server", "ioThreads", 1, .integer(1...64), "Event-loop threads that own sockets."),
+        ConfigOption("server", "workerThreads", 64, .integer(1...4096), "Threads that run request handlers."),
+        ConfigOption("server", "maxConnections", 20_000, .integer(positive), "Open connections beyond this are accepted and closed."),
+        ConfigOption("server", "headerReadTimeoutSeconds", 10, .integer(seconds), "A request head must arrive within this time (slow clients are dropped)."),
+        ConfigOption("server", "idleTimeoutSeconds", 60, .integer(seconds), "Idle keep-alive connections are closed after this."),
+        ConfigOption("server", "shutdownGraceSeconds", 10, .integer(0...3600), "On SIGTERM, in-flight requests get this long to finish."),
+        ConfigOption("server", "maxRequestTargetBytes", 65_536, .integer(positive), "Longest request target (414 beyond)."),
+        ConfigOption("server", "maxHeaderBytes", 65_536, .integer(positive), "Largest header section (431 beyond)."),
+        ConfigOption("server", "maxHeaderCount", 100, .integer(positive), "Most header fields (431 beyond)."),
+        ConfigOption("server", "maxBodyBytes", 16_777_216, .integer(positive), "Largest request body unless a route allows more (413 beyond)."),
+        ConfigOption("server", "inMemoryBodyBytes", 1_048_576, .integer(positive), "Bodies above this are spooled to a temporary file."),
+        ConfigOption("server", "accessLog", true, .boolean, "One log line per request."),
+        ConfigOption("server", "corsAllowedOrigins", ["*"], .stringList, "Origins allowed by CORS for the operational endpoints and APIs without their own CORS rules."),
+        ConfigOption("server", "corsAllowCredentials", false, .boolean, "Send Access-Control-Allow-Credentials (never together with `*`)."),
+        ConfigOption("server", "tlsCertificate", nil, .optionalString, "PEM certificate chain; enables TLS together with tlsPrivateKey."),
+        ConfigOption("server", "tlsPrivateKey", nil, .optionalString, "PEM private key for tlsCertificate."),
+        ConfigOption("server", "tlsPort", nil, .optionalInteger(port), "Second listener for TLS; null serves TLS on `port` instead of plain HTTP."),
+        ConfigOption("storage", "dataDir", "./data", .string, "Directory holding the database, blobs and temporary files."),
+        ConfigOption("storage", "synchronous", "FULL", .choice(["FULL", "EXTRA", "NORMAL", "OFF"]), "SQLite synchronous mode; FULL makes every acknowledged write durable."),
+        ConfigOption("storage", "busyTimeoutMilliseconds", 5000, .integer(0...600_000), "How long a connection waits for a lock."),
+        ConfigOption("storage", "readers", 4, .integer(1...256), "Read-only connections in the pool."),
+        ConfigOption("storage", "maxBatchSize", 512, .integer(1...100_000), "Most write jobs committed together by group commit."),
+        ConfigOption("storage", "migrationsDir", nil, .optionalString, "Where the NNNN_name.sql migrations are; null searches next to the binary, then ./Migrations."),
+        ConfigOption("storage", "blobGcIntervalSeconds", 3600, .integer(seconds), "How often unreferenced blobs older than this are deleted."),
+        ConfigOption("logging", "level", "info", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), "Lowest level logged."),
+        ConfigOption("logging", "format", "text", .choice(["text", "json"]), "Human-readable lines or JSON lines on stdout."),
+        ConfigOption("admin", "user", "admin", .string, "Name of the server admin (Couch server admin, /_quartet/admin)."),
+        ConfigOption("admin", "password", nil, .optionalString, "Server admin password; when null one is generated at first start, printed once and stored hashed."),
+    ]
+
+    /// All known options (platform and APIs).
+    public static var all: [ConfigOption] { platform + apis }
+
+    /// Looks an option up by section and key.
+    public static func option(_ section: String, _ key: String) -> ConfigOption? {
+        all.first { $0.section == section && $0.key == key }
+    }
+
+    /// The built-in defaults as a configuration tree.
+    public static var defaults: JSONObject {
+        var root = JSONObject()
+        for option in all {
+            var section = root[option.section]?.objectValue ?? JSONObject()
+            section[option.key] = option.defaultValue
+            root[option.section] = .object(section)
+        }
+        return root
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Core
+
+/// The validated configuration the daemon runs with.
+public struct QuartetConfiguration: Sendable {
+    /// The merged tree (every section, API sections included), as `check-config` prints it.
+    public let tree: JSONObject
+
+    /// Validates every platform option of `tree`.
+    public init(tree: JSONObject) throws {
+        for option in ConfigSchema.platform {
+            let value = tree[option.section]?.objectValue?[option.key] ?? option.defaultValue
+            if let problem = option.problem(with: value) {
+                throw ConfigError(key: option.path, reason: problem)
+            }
+        }
+        self.tree = tree
+        if tlsCertificate != nil, tlsPrivateKey == nil {
+            throw ConfigError(key: "server.tlsPrivateKey", reason: "required when server.tlsCertificate is set")
+        }
+        if tlsPrivateKey != nil, tlsCertificate == nil {
+            throw ConfigError(key: "server.tlsCertificate", reason: "required when server.tlsPrivateKey is set")
+        }
+        if corsAllowCredentials, corsAllowedOrigins.contains("*") {
+            throw ConfigError(key: "server.corsAllowCredentials", reason: "cannot be true while corsAllowedOrigins contains \"*\"")
+        }
+    }
+
+    /// A section of the tree (an API's options), empty when absent.
+    public func section(_ name: String) -> JSONObject { tree[name]?.objectValue ?? JSONObject() }
+
+    func value(_ section: String, _ key: String) -> JSON {
+        tree[section]?.objectValue?[key] ?? ConfigSchema.option(section, key)?.defaultValue ?? .null
+    }
+    func int(_ section: String, _ key: String) -> Int { value(section, key).int64Value.flatMap { Int(exactly: $0) } ?? 0 }
+    func string(_ section: String, _ key: String) -> String? { value(section, key).stringValue }
+    func bool(_ section: String, _ key: String) -> Bool { value(section, key).boolValue ?? false }
+
+    public var host: String { string("server", "host") ?? "127.0.0.1" }
+    public var port: Int { int("server", "port") }
+    public var ioThreads: Int { int("server", "ioThreads") }
+    public var workerThreads: Int { int("server", "workerThreads") }
+    public var maxConnections: Int { int("server", "maxConnections") }
+    public var headerReadTimeoutSeconds: Int { int("server", "headerReadTimeoutSeconds") }
+    public var idleTimeoutSeconds: Int { int("server", "idleTimeoutSeconds") }
+    public var shutdownGraceSeconds: Int { int("server", "shutdownGraceSeconds") }
+    public var maxRequestTargetBytes: Int { int("server", "maxRequestTargetBytes") }
+    public var maxHeaderBytes: Int { int("server", "maxHeaderBytes") }
+    public var maxHeaderCount: Int { int("server", "maxHeaderCount") }
+    public var maxBodyBytes: Int { int("server", "maxBodyBytes") }
+    public var inMemoryBodyBytes: Int { int("server", "inMemoryBodyBytes") }
+    public var accessLog: Bool { bool("server", "accessLog") }
+    public var corsAllowedOrigins: [String] { value("server", "corsAllowedOrigins").arrayValue?.compactMap(\.stringValue) ?? [] }
+    public var corsAllowCredentials: Bool { bool("server", "corsAllowCredentials") }
+    public var tlsCertificate: String? { string("server", "tlsCertificate") }
+    public var tlsPrivateKey: String? { string("server", "tlsPrivateKey") }
+    public var tlsPort: Int? { value("server", "tlsPort").int64Value.flatMap { Int(exactly: $0) } }
+
+    public var dataDir: String { string("storage", "dataDir") ?? "./data" }
+    public var synchronous: String { string("storage", "synchronous") ?? "FULL" }
+    public var busyTimeoutMilliseconds: Int { int("storage", "busyTimeoutMilliseconds") }
+    public var readers: Int { int("storage", "readers") }
+    public var maxBatchSize: Int { int("storage", "maxBatchSize") }
+    public var migrationsDir: String? { string("storage", "migrationsDir") }
+    public var blobGcIntervalSeconds: Int { int("storage", "blobGcIntervalSeconds") }
+
+    public var logLevel: String { string("logging", "level") ?? "info" }
+    public var logFormat: String { string("logging", "format") ?? "text" }
+
+    public var adminUser: String { string("admin", "user") ?? "admin" }
+    public var adminPassword: String? { string("admin", "password") }
+
+    /// Paths derived from the data directory.
+    public var databasePath: String { (dataDir as NSString).appendingPathComponent("quartet.sqlite3") }
+    public var blobDirectory: String { (dataDir as NSString).appendingPathComponent("blobs") }
+    public var tempDirectory: String { (dataDir as NSString).appendingPathComponent("tmp") }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+import Core
+import HTTP
+import Storage
+import ParseAPI
+import DatastoreAPI
+
+/// The running daemon: storage, the APIs, the router and the HTTP server, wired together.
+public final class Daemon: @unchecked Sendable {
+    public let config: QuartetConfiguration
+    public let logger: Logger
+    public let metrics = MetricsRegistry()
+    public let lifecycle = Lifecycle()
+    private var server: HTTPServer?
+    private var opened: StorageBootstrap.Opened?
+    private var gcTimer: (any DispatchSourceTimer)?
+
+    /// Creates a daemon for `config` (nothing is opened yet).
+    public init(config: QuartetConfiguration, logger: Logger) {
+        self.config = config
+        self.logger = logger
+    }
+
+    /// Opens storage, mounts every API and starts listening. Returns the start-up line
+    /// ("Quartet <version> listening on http://HOST:PORT").
+    public func start() throws -> String {
+        let opened = try StorageBootstrap.open(config, logger: logger, observer: StorageMetrics(registry: metrics))
+        self.opened = opened
+        if let generated = try AdminAccount.ensure(storage: opened.storage, user: config.adminUser,
+                                                   configuredPassword: config.adminPassword) {
+            // Printed once, never logged: the hash is all that is kept.
+            StdoutWriter.write("Generated server admin password for '\(config.adminUser)' (shown once): \(generated)")
+        }
+        let router = try buildRouter(opened)
+        let server = HTTPServer(configuration: serverConfiguration(), router: router, logger: logger,
+                                observer: HTTPMetrics(registry: metrics))
+        let port = try server.start()
+        self.server = server
+        startBlobCollector(opened.blobs)
+        lifecycle.set(.ready)
+        let scheme = config.tlsCertificate != nil && config.tlsPort == nil ? "https" : "http"
+        var line = "\(AppInfo.banner) listening on \(scheme)://\(config.host):\(port)"
+        if let tlsPort = config.tlsPort, server.boundPorts.count > 1 {
+            line += " and https://\(config.host):\(server.boundPorts.last ?? tlsPort)"
+        }
+        return line
+    }
+
+    /// Mounts the operational endpoints and the APIs. The whole URL surface is visible here.
+    func buildRouter(_ opened: StorageBootstrap.Opened) throws -> Router {
+        let router = Router()
+        let cors = CORSPolicy(allowedOrigins: config.corsAllowedOrigins, allowCredentials: config.corsAllowCredentials)
+        OperationalRoutes.register(on: router, lifecycle: lifecycle, metrics: metrics, cors: cors)
+        let admin = AdminAuthenticator(storage: opened.storage, user: config.adminUser)
+        let adminGroup = router.group("/_quartet/admin", errorRenderer: AdminWire.render)
+        AdminRoutes.register(on: adminGroup, admin: admin, config: config)
+        return router
+    }
+
+    func serverConfiguration() -> ServerConfiguration {
+        var c = ServerConfiguration()
+        c.host = config.host
+        c.port = config.port
+        c.ioThreads = config.ioThreads
+        c.workerThreads = config.workerThreads
+        c.maxConnections = config.maxConnections
+        c.headerReadTimeout = .seconds(config.headerReadTimeoutSeconds)
+        c.idleTimeout = .seconds(config.idleTimeoutSeconds)
+        c.shutdownGrace = .seconds(config.shutdownGraceSeconds)
+        c.accessLog = config.accessLog
+        c.limits.maxRequestTarget = config.maxRequestTargetBytes
+        c.limits.maxHeaderBytes = config.maxHeaderBytes
+        c.limits.maxHeaderCount = config.maxHeaderCount
+        c.limits.maxBodyBytes = config.maxBodyBytes
+        c.limits.inMemoryBodyThreshold = config.inMemoryBodyBytes
+        c.tempDirectory = config.tempDirectory
+        c.serverHeader = "Quartet/\(QuartetVersion.string)"
+        if let cert = config.tlsCertificate, let key = config.tlsPrivateKey {
+            c.tls = TLSConfiguration(certificatePath: cert, privateKeyPath: key, port: config.tlsPort)
+        }
+        return c
+    }
+
+    /// Deletes unreferenced blobs periodically, off the request path.
+    func startBlobCollector(_ blobs: BlobStore) {
+        let interval = config.blobGcIntervalSeconds
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "quartet.blob-gc"))
+        timer.schedule(deadline: .now() + .seconds(interval), repeating: .seconds(interval))
+        let logger = self.logger
+        timer.setEventHandler {
+            do {
+                let removed = try blobs.collectGarbage(olderThan: .seconds(interval))
+                if removed > 0 { logger.info("removed \(removed) unreferenced blobs") }
+            } catch {
+                logger.error("blob garbage collection failed: \(error)")
+            }
+        }
+        timer.resume()
+        gcTimer = timer
+    }
+
+    /// Graceful stop: `/health` turns 503, the server drains, storage closes.
+    public func stop() {
+        lifecycle.set(.draining)
+        gcTimer?.cancel()
+        server?.shutdown()
+        opened?.storage.close()
+    }
+}

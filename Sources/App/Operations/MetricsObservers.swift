@@ -1,0 +1,56 @@
+import Foundation
+import Core
+import HTTP
+import Storage
+
+/// Feeds the HTTP server's events into the Prometheus registry.
+final class HTTPMetrics: ServerObserver {
+    let registry: MetricsRegistry
+    let openConnections: Gauge
+    let parkedConnections: Gauge
+    /// Request latency buckets in seconds: sub-millisecond for cached reads up to long polls.
+    static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
+
+    init(registry: MetricsRegistry) {
+        self.registry = registry
+        openConnections = registry.gauge("quartet_http_open_connections", help: "Open client connections.")
+        parkedConnections = registry.gauge("quartet_http_parked_requests", help: "Requests parked waiting for an event.")
+    }
+
+    func requestCompleted(group: String, method: String, status: Int, seconds: Double) {
+        let labels = ["group": group.isEmpty ? "/" : group, "method": method, "status": String(status)]
+        registry.counter("quartet_http_requests_total", help: "HTTP requests answered.", labels: labels).increment(by: 1)
+        registry.histogram("quartet_http_request_duration_seconds", help: "Time from request head to response.",
+                           buckets: Self.latencyBuckets, labels: ["group": labels["group"] ?? "/"]).observe(seconds)
+    }
+
+    func connectionsChanged(open: Int, parked: Int) {
+        openConnections.set(Double(open))
+        parkedConnections.set(Double(parked))
+    }
+}
+
+/// Feeds the storage writer's events into the Prometheus registry.
+final class StorageMetrics: StorageObserver {
+    let batchSizes: Histogram
+    let commitSeconds: Histogram
+    let queueDepth: Gauge
+    let busyRetries: Counter
+    /// Batch-size buckets: powers of two up to the default maxBatchSize.
+    static let batchBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
+
+    init(registry: MetricsRegistry) {
+        batchSizes = registry.histogram("quartet_storage_commit_batch_size", help: "Write jobs per group commit.", buckets: Self.batchBuckets)
+        commitSeconds = registry.histogram("quartet_storage_commit_duration_seconds", help: "Time to run and commit one batch.",
+                                           buckets: HTTPMetrics.latencyBuckets)
+        queueDepth = registry.gauge("quartet_storage_writer_queue_depth", help: "Write jobs waiting for the writer.")
+        busyRetries = registry.counter("quartet_storage_busy_retries_total", help: "SQLITE_BUSY retries.")
+    }
+
+    func batchCommitted(jobs: Int, seconds: Double) {
+        batchSizes.observe(Double(jobs))
+        commitSeconds.observe(seconds)
+    }
+    func queueDepthChanged(_ depth: Int) { queueDepth.set(Double(depth)) }
+    func busyRetry() { busyRetries.increment(by: 1) }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import Core
+import HTTP
+
+/// `GET /health` and `GET /metrics`, mounted at the root.
+enum OperationalRoutes {
+    static func register(on router: Router, lifecycle: Lifecycle, metrics: MetricsRegistry, cors: CORSPolicy) {
+        let group = router.group("", cors: cors)
+        group.on([.get], "/health") { _ in
+            let state = lifecycle.state
+            if state == .ready {
+                return .response(.json(.ok, "{\"status\":\"ok\"}"))
+            }
+            return .response(.json(.serviceUnavailable, "{\"status\":\"\(state.rawValue)\"}"))
+        }
+        group.on([.get], "/metrics") { _ in
+            var headers = HTTPHeaders()
+            headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            return .response(HTTPResponse(status: .ok, headers: headers, body: .bytes(Array(metrics.render().utf8))))
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// What the parser does when an object names the same key twice (RFC 8259 leaves it open).
+public enum DuplicateKeyPolicy: Sendable, Hashable {
+    /// Fail with `JSONError.duplicateKey`. The default: an ambiguous body is refused rather than guessed.
+    case reject
+    /// Keep the last value, in the first key's position (what JavaScript's `JSON.parse` does).
+    case lastWins
+    /// Keep the first value and ignore the rest.
+    case firstWins
+}
+
+/// Limits and policies for `JSONParser`.
+public struct JSONParseOptions: Sendable {
+    /// Deepest nesting of arrays and objects accepted; a top-level scalar has depth 0, `[]` depth 1.
+    public var maxDepth: Int = 64
+    /// Largest input accepted, in bytes (checked before any parsing).
+    public var maxBytes: Int = 16 << 20
+    /// Handling of repeated keys within one object.
+    public var duplicateKeys: DuplicateKeyPolicy = .reject
+
+    /// Options with the given limits; the defaults suit request bodies.
+    public init(maxDepth: Int = 64, maxBytes: Int = 16 << 20, duplicateKeys: DuplicateKeyPolicy = .reject) {
+        self.maxDepth = maxDepth
+        self.maxBytes = maxBytes
+        self.duplicateKeys = duplicateKeys
+    }
+}
+
+/// Why a JSON text was refused. Offsets count bytes from the start of the input.
+public enum JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The text breaks the RFC 8259 grammar at `offset`.
+    case syntax(offset: Int, message: String)
+    /// An object repeats `key` and the policy is `.reject`.
+    case duplicateKey(String)
+    /// Arrays/objects nest deeper than `limit`.
+    case tooDeep(limit: Int)
+    /// The input is longer than `limit` bytes.
+    case tooLarge(limit: Int)
+    /// A string holds bytes that are not well-formed UTF-8, starting at `offset`.
+    case invalidUTF8(offset: Int)
+    /// The input is empty or only whitespace.
+    case emptyInput
+
+    /// A one-line explanation suitable for an error response.
+    public var description: String {
+        switch self {
+        case .syntax(let offset, let message): return "invalid JSON at byte \(offset): \(message)"
+        case .duplicateKey(let key): return "invalid JSON: duplicate key \"\(key)\""
+        case .tooDeep(let limit): return "invalid JSON: nested deeper than \(limit) levels"
+        case .tooLarge(let limit): return "invalid JSON: larger than \(limit) bytes"
+        case .invalidUTF8(let offset): return "invalid JSON at byte \(offset): malformed UTF-8"
+        case .emptyInput: return "invalid JSON: empty input"
+        }
+    }
+}

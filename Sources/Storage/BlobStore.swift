@@ -1,0 +1,158 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A stored blob: its SHA-256 (64 lowercase hex digits) and size in bytes.
+public struct BlobReference: Sendable, Hashable {
+    /// Lowercase hex SHA-256 of the content; also its address on disk.
+    public let hash: String
+    /// Size in bytes.
+    public let size: Int
+
+    /// A reference to content with this hash and size.
+    public init(hash: String, size: Int) {
+        self.hash = hash
+        self.size = size
+    }
+}
+
+/// Content-addressed blobs on disk (sha256 hex), atomic writes, refcounts in `quartet_blobs`.
+///
+/// Layout: `<directory>/ab/cd/<hash>` where ab and cd are the hash's first two byte pairs (keeps
+/// directories small); in-progress writes live in `<directory>/tmp` on the same file system so the
+/// final rename is atomic.
+public final class BlobStore: Sendable {
+    /// Root of the store.
+    public let directory: String
+    let storage: Storage
+    let tempDirectory: String
+    /// Serializes publishing a file (rename or touch of an existing one) with garbage collection's
+    /// unlink, so a blob just handed out by `store` is never deleted underneath it.
+    let fileLock = NSLock()
+
+    /// Opens (creating the directories if needed) the store at `directory`; refcounts live in `storage`,
+    /// which must have migration 0001 applied. In-progress writes go to `tempDirectory` (default
+    /// `<directory>/tmp`), which must be on the same file system so the final rename is atomic; it may be
+    /// shared with other temp files, as only this store's `blob-*.tmp` files are ever collected there.
+    public init(directory: String, storage: Storage, tempDirectory: String? = nil) throws {
+        self.directory = directory
+        self.storage = storage
+        self.tempDirectory = tempDirectory ?? (directory as NSString).appendingPathComponent("tmp")
+        try FileIO.makeDirectories(directory)
+        try FileIO.makeDirectories(self.tempDirectory)
+    }
+
+    /// True for 64 lowercase hex digits.
+    public static func isValidHash(_ hash: String) -> Bool {
+        let bytes = hash.utf8
+        return bytes.count == 64 && bytes.allSatisfy {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+        }
+    }
+
+    /// Where the blob `hash` lives (whether or not it exists); nil for a malformed hash.
+    func location(for hash: String) -> (directory: String, file: String)? {
+        guard Self.isValidHash(hash) else { return nil }
+        let chars = Array(hash)
+        let dir = directory + "/" + String(chars[0..<2]) + "/" + String(chars[2..<4])
+        return (dir, dir + "/" + hash)
+    }
+
+    /// The file holding `hash`; nil if the hash is malformed or the blob is missing.
+    public func path(for hash: String) -> String? {
+        guard let location = location(for: hash), FileIO.fileSize(location.file) != nil else { return nil }
+        return location.file
+    }
+
+    /// Stores `bytes`: temp file, fsync, rename, fsync directory. Storing existing content is a cheap
+    /// no-op. No reference is taken yet: `retain` it inside the write job that records its use.
+    public func store(bytes: [UInt8]) throws -> BlobReference {
+        let hash = SHA256.hexHash(bytes)
+        if let location = location(for: hash), FileIO.fileSize(location.file) == bytes.count {
+            refresh(location.file)
+            return BlobReference(hash: hash, size: bytes.count)
+        }
+        let temp = try makeTempFile()
+        do {
+            try bytes.withUnsafeBytes { try FileIO.writeAll(temp.fd, $0, path: temp.path) }
+            try FileIO.sync(temp.fd, path: temp.path)
+            close(temp.fd)
+        } catch {
+            close(temp.fd)
+            FileIO.unlinkIfPresent(temp.path)
+            throw error
+        }
+        return try publish(temp: temp.path, hash: hash, size: bytes.count)
+    }
+
+    /// Stores the file at `path` (for example a spooled upload), streaming it in chunks while hashing.
+    public func store(fileAt path: String) throws -> BlobReference {
+        let input = try FileIO.open(path, O_RDONLY)
+        defer { close(input) }
+        let temp = try makeTempFile()
+        var digest = SHA256()
+        var size = 0
+        do {
+            var buffer = [UInt8](repeating: 0, count: FileIO.chunkSize)
+            while true {
+                let n = try buffer.withUnsafeMutableBytes { try FileIO.read(input, into: $0, path: path) }
+                if n == 0 { break }
+                try buffer.withUnsafeBytes { raw in
+                    let chunk = UnsafeRawBufferPointer(rebasing: raw[0..<n])
+                    digest.update(chunk)
+                    try FileIO.writeAll(temp.fd, chunk, path: temp.path)
+                }
+                size += n
+            }
+            try FileIO.sync(temp.fd, path: temp.path)
+            close(temp.fd)
+        } catch {
+            close(temp.fd)
+            FileIO.unlinkIfPresent(temp.path)
+            throw error
+        }
+        return try publish(temp: temp.path, hash: SHA256.hex(digest.finalize()), size: size)
+    }
+
+    /// Moves a complete, synced temp file to its address (or drops it when the content already exists).
+    private func publish(temp: String, hash: String, size: Int) throws -> BlobReference {
+        guard let location = location(for: hash) else {
+            FileIO.unlinkIfPresent(temp)
+            throw StorageError.blob("computed a malformed hash")
+        }
+        do {
+            try fileLock.withLock {
+                try FileIO.makeDirectories(location.directory)
+                if FileIO.fileSize(location.file) == size {
+                    FileIO.unlinkIfPresent(temp)
+                    FileIO.touch(location.file)
+                } else {
+                    // rename replaces a damaged file of the wrong size atomically.
+                    try FileIO.rename(temp, location.file)
+                    try FileIO.syncDirectory(location.directory)
+                }
+            }
+        } catch {
+            FileIO.unlinkIfPresent(temp)
+            throw error
+        }
+        return BlobReference(hash: hash, size: size)
+    }
+
+    /// Marks an existing blob as freshly stored, so garbage collection leaves it alone until it is
+    /// retained (collection only removes files untouched for its whole age threshold).
+    private func refresh(_ file: String) {
+        fileLock.withLock { FileIO.touch(file) }
+    }
+
+    static let tempPrefix = "blob-"
+    static let tempSuffix = ".tmp"
+
+    private func makeTempFile() throws -> (fd: Int32, path: String) {
+        // A random name, and O_EXCL, so concurrent stores never share a temp file.
+        let name = Self.tempPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16) + Self.tempSuffix
+        let path = tempDirectory + "/" + name
+        return (try FileIO.open(path, O_WRONLY | O_CREAT | O_EXCL), path)
+    }
+}

@@ -1,0 +1,186 @@
+import CSQLite
+
+/// One SQLite connection; confined to one thread at a time (not Sendable). Statements are cached by SQL text.
+///
+/// Connections are opened with SQLITE_OPEN_NOMUTEX: SQLite's own per-connection mutex is redundant
+/// because Storage never lets two threads use one connection at once (the writer thread owns the write
+/// connection, readers are checked out of a pool).
+public final class Database {
+    let handle: OpaquePointer
+    let statementCache: StatementCache
+    private var savepointCounter = 0
+    private(set) var isClosed = false
+    /// The file this connection is open on.
+    public let path: String
+    /// True for connections opened with SQLITE_OPEN_READONLY.
+    public let isReadOnly: Bool
+
+    /// Opens (creating it when writable and missing) the database at `path` and applies the connection
+    /// pragmas, in this order: busy_timeout, journal_mode=WAL, synchronous, foreign_keys=ON, and
+    /// query_only=1 for read-only connections.
+    public init(path: String, readOnly: Bool = false, synchronous: String = "FULL",
+                busyTimeoutMilliseconds: Int = 5000, statementCacheSize: Int = 64) throws {
+        guard sqlite3_threadsafe() != 0 else {
+            throw StorageError.misuse("libsqlite3 was built single-threaded (SQLITE_THREADSAFE=0)")
+        }
+        let mode = synchronous.uppercased()
+        guard StorageOptions.synchronousModes.contains(mode) else {
+            throw StorageError.misuse("synchronous must be FULL, NORMAL, OFF or EXTRA, got '\(synchronous)'")
+        }
+        var flags = SQLITE_OPEN_NOMUTEX
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var pointer: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard rc == SQLITE_OK, let opened = pointer else {
+            let error = StorageError.from(code: rc, connection: pointer)
+            // open_v2 may hand back a handle even on failure; it must still be closed.
+            sqlite3_close_v2(pointer)
+            throw error
+        }
+        handle = opened
+        statementCache = StatementCache(capacity: statementCacheSize)
+        self.path = path
+        isReadOnly = readOnly
+        sqlite3_extended_result_codes(opened, 1)
+        do {
+            try configure(synchronous: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Convenience: opens `options.path` with the options' pragmas and cache size.
+    public convenience init(options: StorageOptions, readOnly: Bool = false) throws {
+        try self.init(path: options.path, readOnly: readOnly, synchronous: options.synchronous,
+                      busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
+                      statementCacheSize: options.statementCacheSize)
+    }
+
+    deinit { close() }
+
+    /// The pragmas, in the order that matters: the busy timeout first so the WAL switch itself waits on
+    /// other connections instead of failing; WAL before synchronous because the meaning of NORMAL depends
+    /// on the journal mode; foreign keys last (it is per connection and a no-op inside a transaction).
+    private func configure(synchronous: String, busyTimeoutMilliseconds: Int) throws {
+        try execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
+        let journal = try queryOne("PRAGMA journal_mode = WAL")?[0].string?.lowercased()
+        guard journal == "wal" else {
+            throw StorageError.misuse("journal_mode=WAL not in effect on \(path) (got \(journal ?? "nothing"))")
+        }
+        try execute("PRAGMA synchronous = \(synchronous)")
+        try execute("PRAGMA foreign_keys = ON")
+        if isReadOnly {
+            try execute("PRAGMA query_only = 1")
+        }
+    }
+
+    /// Closes the connection (finalizing cached statements). Further calls throw `StorageError.closed`.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        statementCache.removeAll()
+        // close_v2 defers the real close until any statement still alive is finalized.
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more `;`-separated statements that take no arguments (schema, pragmas, migrations).
+    public func execute(_ sql: String) throws {
+        try checkOpen()
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        let text = message.map { String(cString: $0) }
+        sqlite3_free(message)
+        guard rc == SQLITE_OK else {
+            throw StorageError.from(code: rc, message: text ?? errorMessage)
+        }
+    }
+
+    /// Runs one statement with positional `?` arguments; returns the number of rows it changed.
+    @discardableResult
+    public func run(_ sql: String, _ args: [SQLValue] = []) throws -> Int {
+        try withStatement(sql, args) { statement in
+            while try statement.step(connection: handle) {}
+            return Int(sqlite3_changes64(handle))
+        }
+    }
+
+    /// Runs one query and collects every row.
+    public func query(_ sql: String, _ args: [SQLValue] = []) throws -> [Row] {
+        var rows: [Row] = []
+        try forEach(sql, args) { rows.append($0); return true }
+        return rows
+    }
+
+    /// The first row of a query, or nil when it returns none.
+    public func queryOne(_ sql: String, _ args: [SQLValue] = []) throws -> Row? {
+        var first: Row?
+        try forEach(sql, args) { first = $0; return false }
+        return first
+    }
+
+    /// Streams rows to `body` one at a time; returning false from `body` stops early.
+    public func forEach(_ sql: String, _ args: [SQLValue] = [], _ body: (Row) throws -> Bool) throws {
+        try withStatement(sql, args) { statement in
+            while try statement.step(connection: handle) {
+                guard try body(statement.currentRow()) else { break }
+            }
+        }
+    }
+
+    /// Rowid of the most recent successful INSERT on this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the most recent INSERT/UPDATE/DELETE on this connection.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// True while a transaction (or savepoint) is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Prepared statements currently cached (for tests and diagnostics).
+    public var cachedStatementCount: Int { statementCache.count }
+
+    /// Runs `body` inside a SAVEPOINT: released when it returns, rolled back (then released) when it throws.
+    /// Savepoints nest; each gets a unique name on this connection, so `name` is only a readable prefix.
+    @discardableResult
+    public func savepoint<T>(_ name: String = "sp", _ body: () throws -> T) throws -> T {
+        try checkOpen()
+        savepointCounter &+= 1
+        let unique = "\(Self.identifier(from: name))_\(savepointCounter)"
+        try execute("SAVEPOINT \(unique)")
+        let value: T
+        do {
+            value = try body()
+        } catch {
+            // If SQLite already rolled the whole transaction back (e.g. after SQLITE_FULL) the savepoint is
+            // gone; the body's error is the one worth reporting, so a failure here is not.
+            try? execute("ROLLBACK TO \(unique)")
+            try? execute("RELEASE \(unique)")
+            throw error
+        }
+        do {
+            try execute("RELEASE \(unique)")
+        } catch {
+            try? execute("ROLLBACK TO \(unique)")
+            try? execute("RELEASE \(unique)")
+            throw error
+        }
+        return value
+    }
+
+    /// Keeps only identifier characters so a caller's name can never inject SQL.
+    private static func identifier(from name: String) -> String {
+        let kept = name.unicodeScalars.filter { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "_" }
+        let text = String(String.UnicodeScalarView(kept))
+        guard let first = text.unicodeScalars.first, !("0"..."9").contains(first) else { return "sp" + text }
+        return text
+    }
+
+    var errorMessage: String {
+        sqlite3_errmsg(handle).map { String(cString: $0) } ?? "unknown error"
+    }
+
+    private func checkOpen() throws {
+        if isClosed { throw StorageError.closed }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A fixed set of read-only connections handed out one caller at a time.
+///
+/// Under WAL each reader sees the last committed snapshot and never blocks the writer, so the pool
+/// size bounds read concurrency only.
+final class ReaderPool: @unchecked Sendable {
+    /// Guards `idle` and `closed`; signalled when a connection comes back.
+    private let condition = NSCondition()
+    private var idle: [Database]
+    private let total: Int
+    private var closed = false
+
+    /// Opens `options.readerCount` read-only connections (after the writer, which created the WAL).
+    init(options: StorageOptions) throws {
+        var connections: [Database] = []
+        for _ in 0..<options.readerCount {
+            connections.append(try Database(options: options, readOnly: true))
+        }
+        idle = connections
+        total = connections.count
+    }
+
+    /// Borrows a connection for `body`, waiting while all are in use.
+    func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
+        let db = try checkOut()
+        defer { checkIn(db) }
+        return try body(db)
+    }
+
+    private func checkOut() throws -> Database {
+        condition.lock()
+        defer { condition.unlock() }
+        while idle.isEmpty && !closed {
+            condition.wait()
+        }
+        guard !closed, let db = idle.popLast() else { throw StorageError.closed }
+        return db
+    }
+
+    private func checkIn(_ db: Database) {
+        // A body that opened a transaction and threw must not leave the snapshot pinned: an open read
+        // transaction stops checkpoints from recycling the WAL.
+        if db.isInTransaction { try? db.execute("ROLLBACK") }
+        condition.lock()
+        idle.append(db)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Refuses new checkouts, waits for borrowed connections to come back, then closes all of them.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        while idle.count < total {
+            condition.wait()
+        }
+        let connections = idle
+        idle.removeAll()
+        condition.unlock()
+        for db in connections { db.close() }
+    }
+}

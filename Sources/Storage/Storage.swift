@@ -1,0 +1,114 @@
+import CSQLite
+import Foundation
+import Logging
+
+/// The database: one writer thread with group commit, a pool of read-only connections, and the change
+/// bus that announces committed writes.
+public final class Storage: Sendable {
+    /// Announces what committed write jobs published.
+    public let changes: ChangeBus
+    /// The options this storage was opened with.
+    public let options: StorageOptions
+    let logger: Logger
+    private let writer: Writer
+    private let readers: ReaderPool
+    private let closed = Locked(false)
+
+    /// Opens (creating if needed) the database. Pragmas in order on every connection: busy_timeout,
+    /// journal_mode=WAL, synchronous, foreign_keys=ON; readers are opened read-only (and query_only).
+    public init(options: StorageOptions, logger: Logger, observer: (any StorageObserver)? = nil) throws {
+        try options.validate()
+        guard sqlite3_threadsafe() != 0 else {
+            throw StorageError.misuse("libsqlite3 was built single-threaded (SQLITE_THREADSAFE=0)")
+        }
+        self.options = options
+        self.logger = logger
+        let bus = ChangeBus()
+        changes = bus
+        // The writer connection first: it creates the file and switches it to WAL, which read-only
+        // connections cannot do.
+        let writeConnection = try Database(options: options)
+        readers = try ReaderPool(options: options)
+        writer = Writer(db: writeConnection, maxBatchSize: options.maxBatchSize, observer: observer,
+                        bus: bus, logger: logger)
+        writer.start()
+        logger.info("storage opened", metadata: [
+            "path": "\(options.path)", "synchronous": "\(options.synchronous.uppercased())",
+            "readers": "\(options.readerCount)",
+        ])
+    }
+
+    deinit { close() }
+
+    /// Borrow a read-only connection from the pool (blocks while all are busy) on the calling thread.
+    /// Do not nest `read` calls on one thread: with every connection borrowed the inner call would wait
+    /// for itself.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try readers.withConnection(body)
+    }
+
+    /// Group commit: the job runs on the writer thread inside its own SAVEPOINT of a shared transaction;
+    /// `completion` runs after the batch COMMIT is durable (or with the job's error; a failing job rolls
+    /// back only its savepoint). Never blocks the caller. Completions run in commit order on one serial
+    /// queue, so they must be quick and must not wait for another write.
+    public func write<T: Sendable>(_ job: @escaping @Sendable (WriteContext) throws -> T,
+                                   completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        submit(WriteJob(job, completion: completion), orFail: completion)
+    }
+
+    /// Convenience: blocks the calling (worker) thread until the job is durable; returns its value or
+    /// throws its error. Throws `StorageError.misuse` when called from inside a write job.
+    @discardableResult
+    public func writeAndWait<T: Sendable>(_ job: @escaping @Sendable (WriteContext) throws -> T) throws -> T {
+        try writeAndWait(solo: false, job)
+    }
+
+    /// Like `writeAndWait`, but `solo` jobs commit in a transaction of their own (not batched).
+    @discardableResult
+    func writeAndWait<T: Sendable>(solo: Bool, _ job: @escaping @Sendable (WriteContext) throws -> T) throws -> T {
+        guard !writer.isWriterThread else {
+            throw StorageError.misuse("writeAndWait called from a write job (it would wait for itself)")
+        }
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<Result<T, any Error>?>(nil)
+        let completion: @Sendable (Result<T, any Error>) -> Void = { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        submit(WriteJob(solo: solo, job, completion: completion), orFail: completion)
+        done.wait()
+        guard let outcome = result.withLock({ $0 }) else { throw StorageError.closed }
+        return try outcome.get()
+    }
+
+    /// Write jobs waiting for the writer right now (not counting the batch being committed); for
+    /// health checks and benchmarks. The observer's `queueDepthChanged` reports every change.
+    public var pendingWrites: Int { writer.depth }
+
+    private func submit<T>(_ job: WriteJob, orFail completion: @Sendable (Result<T, any Error>) -> Void) {
+        if !writer.submit(job) {
+            completion(.failure(StorageError.closed))
+        }
+    }
+
+    /// Drains the writer (every queued job commits or fails and is completed), closes the readers, then
+    /// checkpoints the WAL and closes the write connection. Idempotent; later writes fail with `.closed`.
+    /// Must not be called from inside a write job (ignored there) or while this thread holds a reader.
+    public func close() {
+        guard !writer.isWriterThread else {
+            // The writer cannot wait for itself to drain; the caller's job would never finish.
+            logger.error("Storage.close() called from inside a write job; ignored")
+            return
+        }
+        let first = closed.withLock { wasClosed -> Bool in
+            defer { wasClosed = true }
+            return !wasClosed
+        }
+        guard first else { return }
+        writer.stop()
+        readers.close()
+        // Last, with no reader holding a snapshot, so the checkpoint can copy and truncate the whole WAL.
+        writer.closeConnection()
+        logger.info("storage closed", metadata: ["path": "\(options.path)"])
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Core
+import App
+
+/// `quartet serve`: runs the daemon until SIGTERM or SIGINT, then drains and exits 0.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server (default command).")
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(name: .long, help: "Address to listen on (server.host).")
+    var host: String?
+
+    @Option(name: .long, help: "Port to listen on; 0 picks a free one (server.port).")
+    var port: Int?
+
+    func run() throws {
+        var extra: [(String, JSON)] = []
+        if let host { extra.append(("server.host", .string(host))) }
+        if let port { extra.append(("server.port", .number(JSONNumber(port)))) }
+        let config = try common.load(extra: extra)
+        LoggingSetup.bootstrap(format: config.logFormat, level: config.logLevel)
+        let logger = Logger(label: "quartet")
+
+        // Signals are handled on a Dispatch source, so block their default action first.
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let daemon = Daemon(config: config, logger: logger)
+        let line: String
+        do {
+            line = try daemon.start()
+        } catch {
+            logger.critical("start-up failed: \(error)")
+            throw ExitCode(1)
+        }
+        logger.notice("\(line)")
+
+        let stopped = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "quartet.signals")
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGTERM, SIGINT] {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler {
+                logger.notice("received signal \(sig), draining")
+                stopped.signal()
+            }
+            source.resume()
+            sources.append(source)
+        }
+        stopped.wait()
+        daemon.stop()
+        logger.notice("stopped")
+        _ = sources
+    }
+}

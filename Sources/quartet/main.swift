@@ -1,3 +1,0 @@
-import App
-
-print(AppInfo.banner)

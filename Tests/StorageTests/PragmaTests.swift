@@ -1,0 +1,51 @@
+import XCTest
+@testable import Storage
+
+final class PragmaTests: XCTestCase {
+    func testWriterPragmasAreInEffect() throws {
+        let (storage, _) = try makeStorage(self) { $0.busyTimeoutMilliseconds = 1234 }
+        let row = try storage.writeAndWait { ctx -> [SQLValue] in
+            [try ctx.db.queryOne("PRAGMA busy_timeout")?[0] ?? .null,
+             try ctx.db.queryOne("PRAGMA journal_mode")?[0] ?? .null,
+             try ctx.db.queryOne("PRAGMA synchronous")?[0] ?? .null,
+             try ctx.db.queryOne("PRAGMA foreign_keys")?[0] ?? .null,
+             try ctx.db.queryOne("PRAGMA query_only")?[0] ?? .null]
+        }
+        // synchronous: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA.
+        XCTAssertEqual(row, [.integer(1234), .text("wal"), .integer(2), .integer(1), .integer(0)])
+    }
+
+    func testReaderPragmasAreInEffect() throws {
+        let (storage, _) = try makeStorage(self) { $0.synchronous = "normal" }
+        let row = try storage.read { db -> [SQLValue] in
+            [try db.queryOne("PRAGMA journal_mode")?[0] ?? .null,
+             try db.queryOne("PRAGMA synchronous")?[0] ?? .null,
+             try db.queryOne("PRAGMA foreign_keys")?[0] ?? .null,
+             try db.queryOne("PRAGMA query_only")?[0] ?? .null]
+        }
+        XCTAssertEqual(row, [.text("wal"), .integer(1), .integer(1), .integer(1)])
+        XCTAssertTrue(try storage.read { $0.isReadOnly })
+    }
+
+    func testSynchronousModes() throws {
+        for (mode, expected) in [("OFF", Int64(0)), ("EXTRA", 3)] {
+            let (storage, _) = try makeStorage(self) { $0.synchronous = mode }
+            let value = try storage.writeAndWait { try $0.db.queryOne("PRAGMA synchronous")?[0].int64 }
+            XCTAssertEqual(value, expected)
+        }
+    }
+
+    func testInvalidOptionsAreRejected() throws {
+        let dir = try makeTemporaryDirectory(self)
+        var options = StorageOptions(path: dir + "/x.sqlite3")
+        options.synchronous = "SOMETIMES"
+        assertStorageError(try Storage(options: options, logger: quietLogger)) {
+            if case .misuse(let message) = $0 { return message.contains("synchronous") }
+            return false
+        }
+        assertStorageError(try Storage(options: StorageOptions(path: ":memory:"), logger: quietLogger)) {
+            if case .misuse = $0 { return true }
+            return false
+        }
+    }
+}
