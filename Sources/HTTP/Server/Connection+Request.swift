@@ -14,8 +14,8 @@ extension Connection {
         let rawPath = Connection.rawPath(of: head.target)
         let state = RequestState(head: head, rawPath: rawPath,
                                  requestID: context.requestIDs.id(for: head.headers["X-Request-Id"]),
-                                 body: BodyCollector(threshold: configuration.limits.inMemoryBodyThreshold,
-                                                     tempDirectory: configuration.tempDirectory),
+                                 body: RequestBodyCollector(inMemoryThreshold: configuration.limits.inMemoryBodyThreshold,
+                                                            tempDirectory: configuration.tempDirectory),
                                  startNanos: now)
         current = state
         let resolution = context.router.table().resolve(method: head.method, host: head.headers["Host"],
@@ -26,8 +26,8 @@ extension Connection {
             state.match = match
             state.group = match.group
             let limits = match.group.effectiveLimits(configuration.limits)
-            state.body = BodyCollector(threshold: limits.inMemoryBodyThreshold,
-                                       tempDirectory: configuration.tempDirectory)
+            state.body = RequestBodyCollector(inMemoryThreshold: limits.inMemoryBodyThreshold,
+                                              tempDirectory: configuration.tempDirectory)
         case .preflight(let group, _):
             state.group = group
         case .methodNotAllowed(let group, let allowed):
@@ -139,7 +139,7 @@ extension Connection {
         guard let match = state.match else { return }
         phase = .handling
         deadline = 0
-        let job = RequestJob(head: state.head, match: match, body: state.body.finish(),
+        let job = RequestJob(head: state.head, match: match, body: state.finishBody(),
                              remoteAddress: remoteAddress, isTLS: tls != nil, requestID: state.requestID)
         let sequence = self.sequence
         let loop = self.loop

@@ -15,7 +15,9 @@ final class RequestState {
     var group: CompiledGroup?
     /// A response decided without a handler (404, 405, preflight, 417), sent once the head is complete.
     var immediate: HTTPResponse?
-    var body: BodyCollector
+    var body: RequestBodyCollector
+    /// The body handed to the handler; its temp file is deleted after the response.
+    var finishedBody: RequestBody?
     var parked: ParkedResponse?
     /// Monotonic time the head was complete.
     let startNanos: UInt64
@@ -25,7 +27,7 @@ final class RequestState {
     /// CORS headers were produced by the preflight itself.
     var corsDone = false
 
-    init(head: RequestHead, rawPath: String, requestID: String, body: BodyCollector, startNanos: UInt64) {
+    init(head: RequestHead, rawPath: String, requestID: String, body: RequestBodyCollector, startNanos: UInt64) {
         self.head = head
         self.rawPath = rawPath
         self.requestID = requestID
@@ -33,58 +35,17 @@ final class RequestState {
         self.startNanos = startNanos
     }
 
-    /// Deletes a spooled body file.
-    func discardBody() { body.discard() }
-}
-
-/// Collects a request body: in memory up to the threshold, then spooled to a temp file, because uploads of
-/// hundreds of megabytes must not be held in memory.
-struct BodyCollector {
-    let threshold: Int
-    let tempDirectory: String
-    private var bytes: [UInt8] = []
-    private var spool: TempFileWriter?
-    private var finished: RequestBody?
-
-    init(threshold: Int, tempDirectory: String) {
-        self.threshold = threshold
-        self.tempDirectory = tempDirectory
+    /// The collected body, kept so its temp file can be deleted later.
+    func finishBody() -> RequestBody {
+        let finished = body.finish()
+        finishedBody = finished
+        return finished
     }
 
-    /// Appends a chunk; throws when the spool file cannot be created or written.
-    mutating func append(_ chunk: [UInt8]) throws(FileIOError) {
-        if spool == nil && bytes.count + chunk.count <= threshold {
-            if bytes.isEmpty { bytes = chunk } else { bytes += chunk }
-            return
-        }
-        if spool == nil {
-            let writer = try TempFileWriter(directory: tempDirectory)
-            spool = writer
-            try writer.write(bytes)
-            bytes = []
-        }
-        try spool?.write(chunk)
-    }
-
-    /// The finished body (a spool file stays until `discard`).
-    mutating func finish() -> RequestBody {
-        let body: RequestBody
-        if let spool {
-            body = spool.finish()
-        } else {
-            body = bytes.isEmpty ? .empty : .bytes(bytes)
-        }
-        finished = body
-        bytes = []
-        return body
-    }
-
-    /// Deletes the spool file, if any.
-    mutating func discard() {
-        spool?.discard()
-        finished?.removeTemporaryFile()
-        spool = nil
-        finished = nil
-        bytes = []
+    /// Deletes a spooled body file (collected or still being collected).
+    func discardBody() {
+        body.discard()
+        finishedBody?.removeTemporaryFile()
+        finishedBody = nil
     }
 }
