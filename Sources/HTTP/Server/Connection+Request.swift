@@ -144,8 +144,17 @@ extension Connection {
         let sequence = self.sequence
         let loop = self.loop
         let context = self.context
+        // Nothing else is queued for this socket and the loop writes nothing to it until the reply arrives,
+        // so the worker may send a plain response itself: the send then runs in parallel with this loop.
+        let direct = tls == nil && out.count == outOffset && outExtra.isEmpty
         loop.submit { [self] in
-            loop.post(.reply(self, sequence, job.run(context: context)))
+            var outcome = job.run(context: context)
+            if direct, !context.shuttingDown.load(ordering: .relaxed),
+               case .serialized(let bytes, let status, let bodyBytes, true, _) = outcome,
+               let sent = sendFromWorker(bytes) {
+                outcome = .written(status: status, bodyBytes: bodyBytes, leftover: Array(bytes[sent...]))
+            }
+            loop.post(.reply(self, sequence, outcome))
         }
     }
 
@@ -158,6 +167,8 @@ extension Connection {
             return
         }
         switch outcome {
+        case .written(let status, let bodyBytes, let leftover):
+            finishWritten(status: status, bodyBytes: bodyBytes, leftover: leftover)
         case .serialized(let bytes, let status, let bodyBytes, let keepAlive, let response):
             startSerialized(bytes, status: status, bodyBytes: bodyBytes, keepAlive: keepAlive, response: response)
         case .response(let response, let corsApplied, let closing):

@@ -91,6 +91,40 @@ extension Connection {
         flush()
     }
 
+    /// Called on a worker: one non-blocking send of a serialized response. Returns how many bytes left
+    /// (0 when the socket is full or failed: the loop then sends the rest or notices the error), or nil when
+    /// the connection is already closed.
+    func sendFromWorker(_ bytes: [UInt8]) -> Int? {
+        guard sendGate.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else {
+            return nil
+        }
+        defer { sendGate.store(0, ordering: .releasing) }
+        while true {
+            let sent = bytes.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            if sent >= 0 { return sent }
+            if errno != EINTR { return 0 }
+        }
+    }
+
+    /// A worker sent the response (or most of it) itself: queue the rest and carry on as after any response.
+    func finishWritten(status: Int, bodyBytes: Int, leftover: [UInt8]) {
+        // The response announced keep-alive; closing now (shutdown, client gone) is still allowed after a
+        // complete response.
+        keepAlive = !(loop.draining || peerClosed)
+        if !leftover.isEmpty { appendOutput(leftover) }
+        phase = .writing
+        let now = Sys.monotonicNanos()
+        deadline = now &+ context.idleTimeoutNanos
+        current?.status = status
+        current?.responseStarted = now
+        current?.bytesSent = bodyBytes
+        stream = nil
+        streamEnded = true
+        flush()
+    }
+
     /// Queues bytes after whatever is already queued. Small pieces are copied into the one output buffer so
     /// a typical response leaves in a single write; large ones are queued as they are.
     func appendOutput(_ bytes: [UInt8]) {

@@ -18,6 +18,9 @@ struct RequestJob: Sendable {
         case response(HTTPResponse, corsApplied: Bool, closing: Bool)
         /// The handler parked the request.
         case parked(ParkedResponse)
+        /// The worker already wrote a serialized keep-alive response straight to the socket; `leftover` is
+        /// what did not fit into the socket buffer.
+        case written(status: Int, bodyBytes: Int, leftover: [UInt8])
     }
 
     /// Runs on a worker thread.

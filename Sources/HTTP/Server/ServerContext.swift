@@ -13,6 +13,8 @@ final class ServerContext: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Parked requests across all loops.
     let parkedRequests = Atomic<Int>(0)
+    /// Set when shutdown starts, so workers stop promising keep-alive in responses they send themselves.
+    let shuttingDown = Atomic<Bool>(false)
     let headerTimeoutNanos: UInt64
     let idleTimeoutNanos: UInt64
     let serverHeaderLine: [UInt8]
