@@ -139,6 +139,7 @@ public struct DatastoreConfig: Sendable, Equatable {
         return result
     }
 
+    /// Field-by-field equality (the static token list compares in order).
     public static func == (a: DatastoreConfig, b: DatastoreConfig) -> Bool {
         a.enabled == b.enabled && a.awaitTimeoutSeconds == b.awaitTimeoutSeconds && a.maxAwaitsPerUser == b.maxAwaitsPerUser
             && a.sizeHeadroomPercent == b.sizeHeadroomPercent && a.maxBodyBytes == b.maxBodyBytes
