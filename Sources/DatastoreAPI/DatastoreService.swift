@@ -78,11 +78,9 @@ public final class DatastoreService: Sendable {
     }
 
     /// `quartet datastore token create USER`: creates the user if needed and returns a new token.
+    /// Throws `DatastoreStoreError.invalidUserName` for a name outside `[A-Za-z0-9._@-]{1,64}`.
     public static func createToken(user: String, storage: Storage) throws -> String {
-        guard Identifiers.isValidUserName(user) else {
-            throw ConfigError(key: "user", reason: "must match [A-Za-z0-9._@-]{1,64}")
-        }
-        return try DatastoreTokens.issue(userName: user, store: cliStore(storage), source: "cli").1
+        try DatastoreTokens.issue(userName: user, store: cliStore(storage), source: "cli").1
     }
 
     /// `quartet datastore token revoke TOKEN`: true when a live token was revoked.
