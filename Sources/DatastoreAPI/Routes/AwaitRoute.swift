@@ -10,7 +10,7 @@ enum AwaitRoute {
 
     static func register(on group: RouteGroup, _ context: EndpointContext) {
         context.endpoint(group, "await") { call in
-            let watch = try parse(call.params, maxDepth: context.config.maxJSONDepth)
+            let watch = try parse(call.params, maxDepth: context.config.maxJsonDepth)
             let slot = Mutex<AwaitWaiter?>(nil)
             let hub = context.hub
             let parked = ParkedResponse(timeout: .seconds(context.config.awaitTimeoutSeconds)) {
