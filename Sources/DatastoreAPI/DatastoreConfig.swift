@@ -38,8 +38,14 @@ public struct DatastoreConfig: Sendable, Equatable {
             throw ConfigError(key: "datastore.\(key)", reason: "unknown key")
         }
         if let v = section["enabled"] {
-            guard case .bool(let b) = v else { throw ConfigError(key: "datastore.enabled", reason: "must be a boolean") }
-            enabled = b
+            // The environment form may spell booleans as text or 1/0.
+            switch v {
+            case .bool(let b): enabled = b
+            case .string("true"), .string("yes"), .string("1"): enabled = true
+            case .string("false"), .string("no"), .string("0"): enabled = false
+            case .number(let n) where n.text == "1" || n.text == "0": enabled = n.text == "1"
+            default: throw ConfigError(key: "datastore.enabled", reason: "must be a boolean")
+            }
         }
         // Clamped rather than refused: the spec defines the effective range 1–50.
         awaitTimeoutSeconds = min(50, max(1, try Self.int(section, "awaitTimeoutSeconds", default: 30, min: 0)))
