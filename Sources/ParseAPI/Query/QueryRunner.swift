@@ -50,6 +50,10 @@ struct QueryRunner {
         }
         extra?(&cq)
         try order(&cq, opts.order, schema: schema, protected: protected)
+        if opts.order.isEmpty, let (expr, nearArgs) = compiler.nearOrder {
+            cq.order.append(expr + " ASC")
+            cq.orderArgs += nearArgs
+        }
         guard schema != nil else { return Output(results: [], count: q.count ? 0 : nil) }
 
         var objects: [StoredObject] = []

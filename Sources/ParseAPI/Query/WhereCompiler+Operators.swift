@@ -61,6 +61,16 @@ extension WhereCompiler {
                 let sub = try subquery(op, operand)
                 let cond = pointerIn(ref, sub)
                 parts.append(op == "$inQuery" ? cond : "NOT IFNULL(\(cond), 0)")
+            case "$nearSphere":
+                parts.append(try nearSphere(ref, o))
+            case "$maxDistance", "$maxDistanceInRadians", "$maxDistanceInMiles", "$maxDistanceInKilometers":
+                if o["$nearSphere"] == nil { throw ParseError(107, "bad constraint: \(op)") }
+            case "$within":
+                parts.append(try within(ref, operand))
+            case "$geoWithin":
+                parts.append(try geoWithin(ref, operand))
+            case "$geoIntersects":
+                parts.append(try geoIntersects(ref, operand))
             case "$select", "$dontSelect":
                 let cond = try select(op, ref, operand)
                 parts.append(op == "$select" ? cond : "NOT IFNULL(\(cond), 0)")

@@ -15,6 +15,8 @@ struct WhereCompiler {
     /// linear-time engine (the storage layer offers no SQL function hook).
     var residual: [(path: [String], program: RegexProgram)] = []
     var aliasCounter = 0
+    /// The distance expression of a `$nearSphere`, used as the default order (spec §7.7).
+    var nearOrder: (String, [SQLScalar])?
 
     static let maxLogicalDepth = 10
     static let maxSubqueryDepth = 5
