@@ -61,6 +61,8 @@ extension WhereCompiler {
                 let sub = try subquery(op, operand)
                 let cond = pointerIn(ref, sub)
                 parts.append(op == "$inQuery" ? cond : "NOT IFNULL(\(cond), 0)")
+            case "$text":
+                parts.append(try text(ref, operand))
             case "$nearSphere":
                 parts.append(try nearSphere(ref, o))
             case "$maxDistance", "$maxDistanceInRadians", "$maxDistanceInMiles", "$maxDistanceInKilometers":
@@ -125,7 +127,8 @@ extension WhereCompiler {
             return arrayAware(ref, wholeValueToo: true) { c, t in c.literalMatch(t, lit) }
         }
         guard topLevel else { throw ParseError(102, "Unsupported regular expression feature.") }
-        residual.append((ref.path, program))
+        let path = ref.path
+        residual.append { QueryRunner.residualMatch($0, path, program) }
         return "1"
     }
 

@@ -55,7 +55,7 @@ enum AggregateRoutes {
         q.add(cond, compiler.args)
         let residual = compiler.residual
         try tx.stream(q) { o in
-            if residual.allSatisfy({ QueryRunner.residualMatch(o, $0.path, $0.program) }) { try body(o, schema) }
+            if residual.allSatisfy({ $0(o) }) { try body(o, schema) }
             return true
         }
     }
