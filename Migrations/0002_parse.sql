@@ -74,3 +74,10 @@ CREATE TABLE parse_idempotency (
     expires_at INTEGER NOT NULL                      -- unix milliseconds
 );
 
+
+-- String fields with a full-text index: one FTS5 table parse_fts_<class>_<field> each, rowid = parse_objects.seq.
+CREATE TABLE parse_fts_fields (
+    class TEXT NOT NULL,
+    field TEXT NOT NULL,
+    PRIMARY KEY (class, field)
+);

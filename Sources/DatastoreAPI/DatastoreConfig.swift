@@ -19,7 +19,7 @@ public struct DatastoreConfig: Sendable, Equatable {
     /// Batch cap of one get_deltas/await answer: bytes of serialised changes.
     public var maxDeltaBytesPerResponse = 16 << 20
     /// Largest JSON nesting accepted in a parameter (legal values never nest deeper than 6).
-    public var maxJSONDepth = 32
+    public var maxJsonDepth = 32
     /// Header section limit for the API's mount (nil: the server's).
     public var maxHeaderBytes: Int?
     /// Header count limit for the API's mount (nil: the server's).
@@ -38,8 +38,14 @@ public struct DatastoreConfig: Sendable, Equatable {
             throw ConfigError(key: "datastore.\(key)", reason: "unknown key")
         }
         if let v = section["enabled"] {
-            guard case .bool(let b) = v else { throw ConfigError(key: "datastore.enabled", reason: "must be a boolean") }
-            enabled = b
+            // The environment form may spell booleans as text or 1/0.
+            switch v {
+            case .bool(let b): enabled = b
+            case .string("true"), .string("yes"), .string("1"): enabled = true
+            case .string("false"), .string("no"), .string("0"): enabled = false
+            case .number(let n) where n.text == "1" || n.text == "0": enabled = n.text == "1"
+            default: throw ConfigError(key: "datastore.enabled", reason: "must be a boolean")
+            }
         }
         // Clamped rather than refused: the spec defines the effective range 1–50.
         awaitTimeoutSeconds = min(50, max(1, try Self.int(section, "awaitTimeoutSeconds", default: 30, min: 0)))
@@ -49,7 +55,7 @@ public struct DatastoreConfig: Sendable, Equatable {
         maxUrlBytes = try Self.int(section, "maxUrlBytes", default: 64 << 10, min: 256)
         maxDeltasPerResponse = try Self.int(section, "maxDeltasPerResponse", default: 10_000, min: 1)
         maxDeltaBytesPerResponse = try Self.int(section, "maxDeltaBytesPerResponse", default: 16 << 20, min: 1)
-        maxJSONDepth = try Self.int(section, "maxJSONDepth", default: 32, min: 8, max: 512)
+        maxJsonDepth = try Self.int(section, "maxJsonDepth", default: 32, min: 8, max: 512)
         staticTokens = try Self.staticTokens(section["staticTokens"])
         try readLimits(section["limits"])
         teams = try Self.teams(section["teams"])
@@ -57,7 +63,7 @@ public struct DatastoreConfig: Sendable, Equatable {
 
     static let knownKeys: Set<String> = [
         "enabled", "awaitTimeoutSeconds", "maxAwaitsPerUser", "sizeHeadroomPercent", "maxBodyBytes", "maxUrlBytes",
-        "maxDeltasPerResponse", "maxDeltaBytesPerResponse", "maxJSONDepth", "staticTokens", "teams", "limits",
+        "maxDeltasPerResponse", "maxDeltaBytesPerResponse", "maxJsonDepth", "staticTokens", "teams", "limits",
     ]
 
     /// The platform-wide per-API `limits` object (`maxRequestTargetBytes`, `maxHeaderBytes`, `maxHeaderCount`,
@@ -139,11 +145,12 @@ public struct DatastoreConfig: Sendable, Equatable {
         return result
     }
 
+    /// Field-by-field equality (the static token list compares in order).
     public static func == (a: DatastoreConfig, b: DatastoreConfig) -> Bool {
         a.enabled == b.enabled && a.awaitTimeoutSeconds == b.awaitTimeoutSeconds && a.maxAwaitsPerUser == b.maxAwaitsPerUser
             && a.sizeHeadroomPercent == b.sizeHeadroomPercent && a.maxBodyBytes == b.maxBodyBytes
             && a.maxUrlBytes == b.maxUrlBytes && a.maxDeltasPerResponse == b.maxDeltasPerResponse
-            && a.maxDeltaBytesPerResponse == b.maxDeltaBytesPerResponse && a.maxJSONDepth == b.maxJSONDepth
+            && a.maxDeltaBytesPerResponse == b.maxDeltaBytesPerResponse && a.maxJsonDepth == b.maxJsonDepth
             && a.staticTokens.elementsEqual(b.staticTokens) { $0.token == $1.token && $0.user == $1.user }
             && a.teams == b.teams && a.maxHeaderBytes == b.maxHeaderBytes && a.maxHeaderCount == b.maxHeaderCount
     }

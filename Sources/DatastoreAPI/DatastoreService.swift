@@ -10,7 +10,6 @@ public final class DatastoreService: Sendable {
     /// The validated configuration.
     public let config: DatastoreConfig
     private let context: EndpointContext
-    private let evaluator: AwaitEvaluator
     private let adminAuthenticator: @Sendable (HTTPRequest) -> Bool
 
     /// Validates `config` (the `datastore` section; throws `ConfigError` naming the key), loads the static
@@ -37,7 +36,6 @@ public final class DatastoreService: Sendable {
         let hub = AwaitHub(maxPerUser: config.maxAwaitsPerUser, evaluator: { evaluator.evaluate($0) },
                            onCountChange: { apiMetrics.waiting.set(Double($0)) })
         hub.attach(to: changes)
-        self.evaluator = evaluator
         self.context = EndpointContext(store: store, hub: hub, config: config, renderer: renderer, metrics: apiMetrics,
                                        logger: logger)
         if !config.staticTokens.isEmpty {
@@ -70,7 +68,7 @@ public final class DatastoreService: Sendable {
             GetSnapshotRoute.register(on: group, context)
             GetDeltasRoute.register(on: group, context)
             PutDeltaRoute.register(on: group, context)
-            AwaitRoute.register(on: group, context, evaluator: evaluator)
+            AwaitRoute.register(on: group, context)
             UnknownEndpointRoute.register(on: group)
         }
         let admin = router.group("/_quartet/admin/datastore", errorRenderer: { renderer.render($0, $1) })
@@ -78,11 +76,9 @@ public final class DatastoreService: Sendable {
     }
 
     /// `quartet datastore token create USER`: creates the user if needed and returns a new token.
+    /// Throws `DatastoreStoreError.invalidUserName` for a name outside `[A-Za-z0-9._@-]{1,64}`.
     public static func createToken(user: String, storage: Storage) throws -> String {
-        guard Identifiers.isValidUserName(user) else {
-            throw ConfigError(key: "user", reason: "must match [A-Za-z0-9._@-]{1,64}")
-        }
-        return try DatastoreTokens.issue(userName: user, store: cliStore(storage), source: "cli").1
+        try DatastoreTokens.issue(userName: user, store: cliStore(storage), source: "cli").1
     }
 
     /// `quartet datastore token revoke TOKEN`: true when a live token was revoked.

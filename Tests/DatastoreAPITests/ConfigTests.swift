@@ -39,7 +39,7 @@ final class ConfigTests: XCTestCase {
         XCTAssertEqual(failingKey("{\"staticTokens\":{\"goodtoken\":\"bad name\"}}"), "datastore.staticTokens")
         XCTAssertEqual(failingKey("{\"teams\":{\"t\":\"alice\"}}"), "datastore.teams")
         XCTAssertEqual(failingKey("{\"limits\":{\"maxBodyBytes\":\"x\"}}"), "datastore.limits.maxBodyBytes")
-        XCTAssertEqual(failingKey("{\"enabled\":\"yes\"}"), "datastore.enabled")
+        XCTAssertEqual(failingKey("{\"enabled\":\"maybe\"}"), "datastore.enabled")
     }
 
     func testStaticTokensKeepOrderAndAcceptJSONText() throws {

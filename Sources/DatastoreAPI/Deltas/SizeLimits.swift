@@ -44,7 +44,7 @@ public enum SizeCheck {
         for key in copy.order {
             guard let record = copy.touched[key] else { continue }
             let after = record.fields.map(Values.recordSize) ?? 0
-            if let after = record.fields.map(Values.recordSize) {
+            if record.fields != nil {
                 sizes[key] = after
                 if after > limits.record && after > record.beforeSize {
                     throw ApplyError(record.lastChange,

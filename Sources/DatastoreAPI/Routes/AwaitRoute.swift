@@ -8,9 +8,9 @@ enum AwaitRoute {
     /// Most cursors in one poll.
     static let maxCursors = 1000
 
-    static func register(on group: RouteGroup, _ context: EndpointContext, evaluator: AwaitEvaluator) {
+    static func register(on group: RouteGroup, _ context: EndpointContext) {
         context.endpoint(group, "await") { call in
-            let watch = try parse(call.params, maxDepth: context.config.maxJSONDepth)
+            let watch = try parse(call.params, maxDepth: context.config.maxJsonDepth)
             let slot = Mutex<AwaitWaiter?>(nil)
             let hub = context.hub
             let parked = ParkedResponse(timeout: .seconds(context.config.awaitTimeoutSeconds)) {

@@ -8,7 +8,7 @@ enum PutDeltaRoute {
 
     static func register(on group: RouteGroup, _ context: EndpointContext) {
         context.endpoint(group, "put_delta") { call in
-            let request = try parse(call.params, maxDepth: context.config.maxJSONDepth)
+            let request = try parse(call.params, maxDepth: context.config.maxJsonDepth)
             let parked = EndpointContext.writeParking()
             context.store.putDelta(request, for: call.user) { result in
                 if case .success(let outcome) = result { context.metrics.putOutcome(outcome) }

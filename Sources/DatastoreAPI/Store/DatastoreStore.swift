@@ -8,6 +8,17 @@ public enum DatastoreStoreError: Error, Sendable, Equatable {
     case invalidUserName
 }
 
+extension DatastoreStoreError: CustomStringConvertible {
+    /// A message fit for the command line.
+    public var description: String {
+        switch self {
+        case .dsidInUse: return "Datastore ID already in use"
+        case .invalidDelta(let message): return message
+        case .invalidUserName: return "invalid user name: it must match [A-Za-z0-9._@-]{1,64}"
+        }
+    }
+}
+
 /// Everything the Datastore API persists. The handlers talk only to this; `SQLiteDatastoreStore` is the
 /// SQLite implementation (SQL lives only in `Store/`). Writes complete asynchronously after a durable
 /// commit, so no worker thread waits for the group commit.

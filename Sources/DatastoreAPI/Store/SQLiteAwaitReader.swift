@@ -1,6 +1,7 @@
 import Storage
 
 extension SQLiteDatastoreStore {
+    /// Runs `body` with a memoising reader inside one read transaction.
     public func readForAwait<T>(_ body: (any AwaitStateReader) throws -> T) throws -> T {
         try read { db in try body(SQLiteAwaitReader(store: self, db: db)) }
     }

@@ -8,6 +8,7 @@ extension SQLiteDatastoreStore {
     /// deleted datastores are kept (marked deleted) and `handle` is the primary key.
     static func newHandle() -> String { DBase64.encode(Crypto.randomBytes(12)) }
 
+    /// Returns the caller's live datastore of that dsid or creates it, on the writer.
     public func getOrCreate(dsid: String, for user: DatastoreUser,
                             completion: @escaping @Sendable (Result<CreateOutcome, any Error>) -> Void) {
         storage.write({ ctx in
@@ -22,6 +23,7 @@ extension SQLiteDatastoreStore {
         }, completion: completion)
     }
 
+    /// Creates a shareable datastore, or returns the caller's own on a retry.
     public func createShareable(dsid: String, for user: DatastoreUser,
                                 completion: @escaping @Sendable (Result<CreateOutcome, any Error>) -> Void) {
         storage.write({ ctx in
@@ -46,6 +48,7 @@ extension SQLiteDatastoreStore {
         return handle
     }
 
+    /// Deletes (owner only): kills the handle, purges records and log, wakes watchers.
     public func delete(handle: String, for user: DatastoreUser,
                        completion: @escaping @Sendable (Result<DeleteOutcome, any Error>) -> Void) {
         storage.write({ [self] ctx in

@@ -5,6 +5,7 @@ import Core
 /// commit atomic per handle. Any failure throws before the first write, and a throwing job rolls back
 /// its savepoint anyway, so a delta is stored entirely or not at all.
 extension SQLiteDatastoreStore {
+    /// Runs steps 3–8 of `put_delta` as one write job; completes after the durable commit.
     public func putDelta(_ request: PutDeltaRequest, for user: DatastoreUser,
                          completion: @escaping @Sendable (Result<PutOutcome, any Error>) -> Void) {
         storage.write({ [self] ctx in try putDeltaJob(request, user: user, ctx: ctx) }, completion: completion)

@@ -2,6 +2,7 @@ import Storage
 
 /// Read paths: list, lookups, snapshot, deltas and the await evaluation state.
 extension SQLiteDatastoreStore {
+    /// The caller's list, by dsid, from one read transaction.
     public func listDatastores(for user: DatastoreUser) throws -> [ListItem] {
         try read { db in try list(for: user, db: db) }
     }
@@ -23,6 +24,7 @@ extension SQLiteDatastoreStore {
         return items
     }
 
+    /// The datastore a dsid names for the caller, with the caller's role.
     public func datastore(dsid: String, for user: DatastoreUser) throws -> DatastoreAccess? {
         try read { db in
             if Identifiers.isShareableDsid(dsid) {
@@ -38,10 +40,12 @@ extension SQLiteDatastoreStore {
         }
     }
 
+    /// The live datastore of a handle when the caller may see it.
     public func datastore(handle: String, for user: DatastoreUser) throws -> DatastoreAccess? {
         try read { db in try access(handle: handle, user: user, db: db) }
     }
 
+    /// Access, rev and every record from one read transaction.
     public func snapshot(handle: String, for user: DatastoreUser) throws -> (DatastoreAccess, [SnapshotRow])? {
         try read { db in
             guard let access = try access(handle: handle, user: user, db: db) else { return nil }
@@ -58,6 +62,7 @@ extension SQLiteDatastoreStore {
         }
     }
 
+    /// Contiguous deltas from `rev`, capped, from one read transaction.
     public func deltas(handle: String, from rev: Int64, for user: DatastoreUser, cap: DeltaBatchCap) throws -> DeltaRead {
         try read { db in try deltaRead(handle: handle, from: rev, user: user, cap: cap, db: db) }
     }

@@ -2,6 +2,7 @@ import Storage
 
 /// Users and hashed tokens (§4.2–§4.4).
 extension SQLiteDatastoreStore {
+    /// The live token's user by token hash (revoked tokens name nobody).
     public func user(forTokenHash hash: String) throws -> DatastoreUser? {
         try storage.read { db in
             try db.queryOne("""
@@ -14,6 +15,7 @@ extension SQLiteDatastoreStore {
         }
     }
 
+    /// Creates the user if needed and stores the token hash, durably.
     public func issueToken(userName: String, tokenHash: String, source: String) throws -> DatastoreUser {
         guard Identifiers.isValidUserName(userName) else { throw DatastoreStoreError.invalidUserName }
         return try storage.writeAndWait { ctx in
@@ -25,6 +27,7 @@ extension SQLiteDatastoreStore {
         }
     }
 
+    /// Marks a live token revoked; false when unknown or already revoked.
     public func revokeToken(hash: String) throws -> Bool {
         try storage.writeAndWait { ctx in
             try ctx.db.run("UPDATE ds_token SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
@@ -32,6 +35,7 @@ extension SQLiteDatastoreStore {
         }
     }
 
+    /// Replaces the configured static tokens, creating their users in order.
     public func replaceStaticTokens(_ tokens: [(hash: String, userName: String)]) throws {
         for token in tokens where !Identifiers.isValidUserName(token.userName) {
             throw DatastoreStoreError.invalidUserName

@@ -58,6 +58,7 @@ struct ObjectWriter {
             }
         }
         try applyRelations(w, owner: object)
+        try tx.syncText(className, object.objectId, object.data)
         if changed { try tx.saveSchema(schema) }
         return Result(object: object, echo: echo, created: true)
     }
@@ -107,6 +108,7 @@ struct ObjectWriter {
         object.updatedAt = max(now, object.updatedAt)
         try checkSize(object)
         try tx.update(object)
+        try tx.syncText(className, object.objectId, object.data)
         try applyRelations(w, owner: object)
         if changed { try tx.saveSchema(schema) }
         return Result(object: object, echo: echo, created: false)
@@ -114,6 +116,7 @@ struct ObjectWriter {
 
     func delete(_ className: String, _ objectId: String) throws -> StoredObject {
         let (object, _) = try loadWritable(className, objectId, op: "delete")
+        try tx.syncText(className, objectId, nil)
         try tx.delete(className, objectId)
         try tx.deleteRelations(ownerClass: className, ownerId: objectId)
         try tx.deleteMemberships(memberClass: className, memberId: objectId)

@@ -49,7 +49,11 @@ struct QueryRunner {
             cq.add("\(SQLPath.extract(path: ["user", "objectId"])) = ?", [.text(caller.userId ?? "")])
         }
         extra?(&cq)
-        try order(&cq, opts.order, schema: schema, protected: protected)
+        try order(&cq, opts.order, schema: schema, protected: protected, textSearch: compiler.textSearch)
+        if opts.order.isEmpty, let (expr, nearArgs) = compiler.nearOrder {
+            cq.order.append(expr + " ASC")
+            cq.orderArgs += nearArgs
+        }
         guard schema != nil else { return Output(results: [], count: q.count ? 0 : nil) }
 
         var objects: [StoredObject] = []
@@ -66,7 +70,7 @@ struct QueryRunner {
             var matched = 0
             let residual = compiler.residual
             try tx.stream(cq) { o in
-                guard residual.allSatisfy({ Self.residualMatch(o, $0.path, $0.program) }) else { return true }
+                guard residual.allSatisfy({ $0(o) }) else { return true }
                 matched += 1
                 if matched > opts.skip && objects.count < opts.limit { objects.append(o) }
                 return q.count || objects.count < opts.limit
@@ -112,6 +116,15 @@ struct QueryRunner {
             }
             results.append(rendered)
         }
+        if let (field, match) = compiler.textSearch,
+           (opts.keys ?? []).contains("$score") || opts.order.contains(where: { $0.hasSuffix("$score") }) {
+            let scores = try tx.textScores(targetClass, field, match: match, ids: objects.map(\.objectId))
+            for i in results.indices {
+                if let id = results[i]["objectId"]?.stringValue, let s = scores[id], let n = JSONNumber(s) {
+                    results[i]["score"] = .number(n)
+                }
+            }
+        }
         if !includePaths.isEmpty {
             var includer = Includer(tx: tx, caller: caller, config: config, serverURL: serverURL, appId: appId)
             includer.nestedKeys = nestedKeys
@@ -134,11 +147,20 @@ struct QueryRunner {
     }
 
     /// ORDER BY terms (spec §7.10); creation order is the store's final tie-breaker.
-    func order(_ cq: inout CompiledQuery, _ entries: [String], schema: ClassSchema?, protected: Set<String>) throws {
+    func order(_ cq: inout CompiledQuery, _ entries: [String], schema: ClassSchema?, protected: Set<String>,
+               textSearch: (field: String, match: String)? = nil) throws {
         for entry in entries {
             let desc = entry.hasPrefix("-")
             let key = desc ? String(entry.dropFirst()) : entry
-            if key == "$score" { continue }
+            if key == "$score" {
+                if let (field, match) = textSearch {
+                    let table = SQLiteTransaction.ftsTable(cq.className, field)
+                    // Either sign sorts best first (spec §7.8); bm25 is lower for better matches.
+                    cq.order.append("(SELECT bm25(\(table)) FROM \(table) WHERE \(table) MATCH ? AND \(table).rowid = o.seq) ASC")
+                    cq.orderArgs.append(.text(match))
+                }
+                continue
+            }
             let path = key.split(separator: ".").map(String.init)
             guard let first = path.first else { continue }
             if protected.contains(first) {

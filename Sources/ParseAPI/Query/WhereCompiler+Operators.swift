@@ -61,6 +61,18 @@ extension WhereCompiler {
                 let sub = try subquery(op, operand)
                 let cond = pointerIn(ref, sub)
                 parts.append(op == "$inQuery" ? cond : "NOT IFNULL(\(cond), 0)")
+            case "$text":
+                parts.append(try text(ref, operand))
+            case "$nearSphere":
+                parts.append(try nearSphere(ref, o))
+            case "$maxDistance", "$maxDistanceInRadians", "$maxDistanceInMiles", "$maxDistanceInKilometers":
+                if o["$nearSphere"] == nil { throw ParseError(107, "bad constraint: \(op)") }
+            case "$within":
+                parts.append(try within(ref, operand))
+            case "$geoWithin":
+                parts.append(try geoWithin(ref, operand))
+            case "$geoIntersects":
+                parts.append(try geoIntersects(ref, operand))
             case "$select", "$dontSelect":
                 let cond = try select(op, ref, operand)
                 parts.append(op == "$select" ? cond : "NOT IFNULL(\(cond), 0)")
@@ -115,7 +127,8 @@ extension WhereCompiler {
             return arrayAware(ref, wholeValueToo: true) { c, t in c.literalMatch(t, lit) }
         }
         guard topLevel else { throw ParseError(102, "Unsupported regular expression feature.") }
-        residual.append((ref.path, program))
+        let path = ref.path
+        residual.append { QueryRunner.residualMatch($0, path, program) }
         return "1"
     }
 

@@ -13,8 +13,12 @@ struct WhereCompiler {
     var args: [SQLScalar] = []
     /// Non-literal `$regex` constraints at the top-level AND, evaluated on candidate rows by the
     /// linear-time engine (the storage layer offers no SQL function hook).
-    var residual: [(path: [String], program: RegexProgram)] = []
+    var residual: [(StoredObject) -> Bool] = []
+    /// The `$text` constraint, if any: field and FTS5 match expression (for `$score`).
+    var textSearch: (field: String, match: String)?
     var aliasCounter = 0
+    /// The distance expression of a `$nearSphere`, used as the default order (spec §7.7).
+    var nearOrder: (String, [SQLScalar])?
 
     static let maxLogicalDepth = 10
     static let maxSubqueryDepth = 5

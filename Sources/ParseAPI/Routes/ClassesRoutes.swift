@@ -58,14 +58,28 @@ enum ClassesRoutes {
         if cls == "_Session" && !c.caller.readsAsMaster && c.caller.userId == nil { throw ParseError.invalidSessionToken }
         let q = try QueryOptions.parse(c.params, config: c.config)
         let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId, token = c.sessionToken
-        let out = try c.read { tx in
-            var runner = QueryRunner(tx: tx, caller: caller, config: config, serverURL: url, appId: appId)
-            runner.currentToken = token
-            return try runner.find(cls, q)
+        let out = try withTextIndexes(c) {
+            try c.read { tx in
+                var runner = QueryRunner(tx: tx, caller: caller, config: config, serverURL: url, appId: appId)
+                runner.currentToken = token
+                return try runner.find(cls, q)
+            }
         }
         var body: JSONObject = ["results": .array(out.results.map { .object($0) })]
         if let n = out.count { body["count"] = .number(JSONNumber(n)) }
         return .ok(body)
+    }
+
+    /// Runs a query, creating a missing full-text index first when a `$text` constraint needs one.
+    static func withTextIndexes<T>(_ c: ParseContext, _ body: () throws -> T) throws -> T {
+        for _ in 0..<3 {
+            do {
+                return try body()
+            } catch let missing as TextIndexMissing {
+                try c.write { tx in try tx.enableText(missing.className, missing.field) }
+            }
+        }
+        return try body()
     }
 
     static let getParameters: Set<String> = ["keys", "include", "excludeKeys", "readPreference", "includeReadPreference",

@@ -11,6 +11,7 @@ enum ParseRoutes {
         FileRoutes.register(&t)
         SchemasRoutes.register(&t)
         ConfigRoutes.register(&t)
+        AggregateRoutes.register(&t)
         HealthRoutes.register(&t)
         CloudRoutes.register(&t)
     }

@@ -112,6 +112,14 @@ enum SchemasRoutes {
                 guard SchemaValidation.isValidIndexName(indexName) else { throw ParseError(102, "Invalid index name: \(indexName)") }
                 if schema.indexes[indexName] != nil { throw ParseError(102, "Index \(indexName) exists, cannot update.") }
                 guard let fieldsSpec = spec.objectValue else { throw ParseError(102, "Index \(indexName) must be an object.") }
+                if fieldsSpec.count == 1, let (field, kind) = fieldsSpec.first(where: { _ in true }), kind.stringValue == "text" {
+                    guard schema.field(field)?.type == .string else {
+                        throw ParseError(102, "A text index needs a String field: \(field).")
+                    }
+                    try tx.enableText(name, field)
+                    schema.indexes[indexName] = spec
+                    continue
+                }
                 let exprs = try SchemaValidation.indexExpressions(fieldsSpec, schema: schema)
                 try tx.createIndex(name: indexName, className: name, expressions: exprs)
                 schema.indexes[indexName] = spec
@@ -140,6 +148,7 @@ enum SchemasRoutes {
                 for idx in s.indexes.keys { try tx.dropIndex(name: idx, className: name) }
             }
             try tx.deleteRelations(ownerClass: name, field: nil)
+            try tx.clearText(name, drop: true)
             try tx.deleteSchema(name)
         }
         return .empty
@@ -149,6 +158,7 @@ enum SchemasRoutes {
         try FieldNames.checkClassName(name)
         try c.write { tx in
             try tx.deleteAll(name)
+            try tx.clearText(name, drop: false)
             try tx.deleteRelations(ownerClass: name, field: nil)
             if name == "_User" { try tx.deleteAll("_Session") }
         }

@@ -68,7 +68,8 @@ struct ParseConfig: Sendable {
         try Self.checkMount(mountPath, key: "mountPath", r)
         additionalMountPaths = try r.stringList("additionalMountPaths", [])
         for m in additionalMountPaths { try Self.checkMount(m, key: "additionalMountPaths", r) }
-        if let url = try r.string("publicServerURL") {
+        // The environment form QUARTET_PARSE_PUBLIC_SERVER_URL arrives as `publicServerUrl`.
+        if let url = try r.string("publicServerURL") ?? r.string("publicServerUrl") {
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
                 throw r.fail("publicServerURL", "must be an absolute http(s) URL")
             }

@@ -69,6 +69,18 @@ protocol ParseTransaction: AnyObject {
     func setting(_ key: String) throws -> String?
     func setSetting(_ key: String, _ value: String) throws
 
+    // Full-text search
+    /// String fields of a class that have an FTS5 index.
+    func textFields(_ className: String) throws -> [String]
+    /// Creates the FTS5 index of a field and fills it from the existing objects.
+    func enableText(_ className: String, _ field: String) throws
+    /// Brings the FTS rows of one object up to date (`data` nil: the object is being deleted).
+    func syncText(_ className: String, _ objectId: String, _ data: JSONObject?) throws
+    /// Removes FTS data of a class: rows only (purge) or the tables too (drop).
+    func clearText(_ className: String, drop: Bool) throws
+    /// Relevance (-bm25, higher is better) of the given objects for an FTS match expression.
+    func textScores(_ className: String, _ field: String, match: String, ids: [String]) throws -> [String: Double]
+
     // Indexes
     func createIndex(name: String, className: String, expressions: [String]) throws
     func dropIndex(name: String, className: String) throws
