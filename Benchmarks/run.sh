@@ -13,8 +13,8 @@
 #   writes     group commit vs one transaction per job through the Storage module (64 writers)
 #   parse      POST /parse/classes/Recipe, GET by id, indexed and unindexed queries over 100,000 objects
 #   datastore  put_delta from 64 clients on 64 datastores
-# The bare-SQLite baseline (64 writers, one row per durable transaction) and the Hummingbird /health
-# rate are measured once per run and shared by the sections that compare against them.
+# The bare-SQLite baseline (64 writers, one row per durable transaction) is measured right before each
+# Quartet write measurement it is compared with; the Hummingbird /health rate once per run.
 #
 # Every server is started here on 127.0.0.1 (ephemeral ports), measured, and stopped by this script.
 # Results (raw wrk output, logs, summary.txt) go to Benchmarks/results/<timestamp>/.
@@ -106,7 +106,7 @@ summary "quartet commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD --
 summary "load before run: $(uptime | sed 's/.*load average/load average/')"
 summary "settings: DURATION=${DURATION}s, ${CONNECTIONS} connections, wrk -t$THREADS, synchronous=FULL, sections: $ONLY"
 
-# Shared comparison numbers, measured once per run by whichever section needs them first.
+# Comparison numbers.
 # hummingbird_rps: GET /health on hello-hummingbird at CONNECTIONS; sets H_RPS (empty when not built).
 hummingbird_rps() {
   [ -n "${H_RPS+x}" ] && return 0
@@ -123,20 +123,22 @@ hummingbird_rps() {
 }
 # sqlite_baseline_rps: one row per durable transaction into a bare table from 64 threads, both with a
 # connection per thread and with one shared connection; the faster of the two is the baseline (SQLITE_RPS).
+# Sections call it right before their own write measurement: what an fsync costs on a shared machine
+# drifts within minutes, so the two numbers of a ratio are taken back to back.
 # The rate is rows / requested seconds: the tool's own figure divides by the elapsed time, which includes
 # writers still waiting out busy_timeout after the deadline and would flatter every ratio against it.
 sqlite_baseline_rps() {
-  [ -n "${SQLITE_RPS+x}" ] && return 0
   local dir mode rows rate; dir=$(new_tmp); SQLITE_RPS=0
   for mode in per-thread shared; do
     "$SQLITE_BASELINE" --threads 64 --seconds "$DURATION" --db "$dir/baseline-$mode.sqlite" --synchronous FULL \
-      $([ "$mode" = shared ] && echo --shared) >"$OUT/sqlite-baseline-$mode.txt" 2>&1
-    rows=$(sed -n 's/.* rows=\([0-9]*\) .*/\1/p' "$OUT/sqlite-baseline-$mode.txt")
+      $([ "$mode" = shared ] && echo --shared) >"$OUT/sqlite-baseline-$1-$mode.txt" 2>&1
+    rows=$(sed -n 's/.* rows=\([0-9]*\) .*/\1/p' "$OUT/sqlite-baseline-$1-$mode.txt")
     rate=$(python3 -c "print(round(${rows:-0} / $DURATION, 1))")
-    summary "sqlite baseline, 64 writers, $mode connection(s), one row per transaction, synchronous=FULL: $rate rows/s ($(cat "$OUT/sqlite-baseline-$mode.txt"))"
+    summary "sqlite baseline, 64 writers, $mode connection(s), one row per transaction, synchronous=FULL: $rate rows/s ($(cat "$OUT/sqlite-baseline-$1-$mode.txt"))"
     SQLITE_RPS=$(python3 -c "print(max($SQLITE_RPS, $rate))")
   done
-  summary "sqlite baseline used for ratios (the faster mode): $SQLITE_RPS rows/s"
+  rm -rf "$dir"
+  summary "sqlite baseline for this comparison (the faster mode): $SQLITE_RPS rows/s"
 }
 
 for section in $SECTIONS; do

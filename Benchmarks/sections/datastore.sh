@@ -1,12 +1,12 @@
 # Section "datastore" of Benchmarks/run.sh: put_delta from 64 clients, each on its own datastore (one
 # wrk thread per connection so each client remembers its datastore's revision), vs the bare-SQLite
-# baseline of the same run.
+# baseline measured right before it.
 QP=$(free_port); start_quartet "$QP" "$(new_tmp)"
 export DS_HANDLES_FILE=$OUT/ds-handles.txt
 python3 "$LOAD/datastore_setup.py" --port "$QP" --count 64 --handles "$DS_HANDLES_FILE"
+sqlite_baseline_rps datastore
 THREADS=64 CONNECTIONS=64 wrk_run put-delta "http://127.0.0.1:$QP" -s "$LOAD/put-delta.lua"
 D_PUT=$(rps "$OUT/wrk-put-delta.txt")
 summary "datastore put_delta (64 clients, 64 datastores): $D_PUT req/s (p99 $(p99 "$OUT/wrk-put-delta.txt")); $(grep 'put_delta conflicts' "$OUT/wrk-put-delta.txt")"
 stop "$QPID"
-sqlite_baseline_rps
 summary "ratio put_delta/sqlite baseline: $(ratio "$D_PUT" "$SQLITE_RPS") (target >= 2.5)"
