@@ -57,7 +57,7 @@ summary() { echo "$*" | tee -a "$OUT/summary.txt"; }
 # wrk_run NAME URL [wrk options...]: runs wrk for DURATION with latency percentiles into OUT/wrk-NAME.txt.
 wrk_run() {
   local name=$1 url=$2; shift 2
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" "$url" >"$OUT/wrk-$name.txt" 2>&1
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" "$url" >"$OUT/wrk-$name.txt" 2>&1 || summary "  warning ($name): wrk failed: $(tail -2 "$OUT/wrk-$name.txt" | tr "\n" " ")"
   if grep -q "Non-2xx\|Socket errors" "$OUT/wrk-$name.txt"; then
     summary "  warning ($name): $(grep -h 'Non-2xx\|Socket errors' "$OUT/wrk-$name.txt" | tr -s ' ' | tr '\n' ' ')"
   fi
