@@ -69,9 +69,16 @@ public struct JSONObject: Sendable {
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSON? {
         guard let i = position(of: key) else { return nil }
-        let removed = pairs.remove(at: i).value
-        rebuildIndex()
-        return removed
+        let removed = pairs.remove(at: i)
+        if pairs.count < Self.indexThreshold {
+            index = nil
+        } else {
+            // Shift the positions after `i` down by one; mapValues keeps the table's layout, so no key
+            // is hashed again.
+            index?[ObjectKey(removed.key)] = nil
+            index = index?.mapValues { $0 > i ? $0 - 1 : $0 }
+        }
+        return removed.value
     }
 
     /// Position of `key` in `pairs`, comparing UTF-8 bytes.
