@@ -65,11 +65,9 @@ wrk_run() {
 
 # Keys and tokens of the benchmark servers (loopback only, throw-away data directories).
 export PARSE_APP_ID=benchApp PARSE_REST_KEY=benchRestKey PARSE_MASTER_KEY=benchMasterKey
-export DS_TOKEN=benchToken0123456789abcdef
 QUARTET_ENV=(
   QUARTET_PARSE_APP_ID=$PARSE_APP_ID QUARTET_PARSE_REST_API_KEY=$PARSE_REST_KEY
   QUARTET_PARSE_MASTER_KEY=$PARSE_MASTER_KEY
-  "QUARTET_DATASTORE_STATIC_TOKENS={\"$DS_TOKEN\":\"bench\"}"
   # One user holds every parked await of the benchmark; the default per-user cap is 64.
   QUARTET_DATASTORE_MAX_AWAITS_PER_USER=20000 QUARTET_DATASTORE_AWAIT_TIMEOUT_SECONDS=50
 )
@@ -81,6 +79,14 @@ start_quartet() {
     --data-dir "$dir" --migrations-dir "$ROOT/Migrations" --log-level warning >"$OUT/quartet-$port.log" 2>&1 &
   QPID=$!; PIDS+=("$QPID")
   wait_port "$port"
+}
+
+# datastore_token DATADIR: issues a Datastore token for user "bench" in DATADIR the way an operator does
+# (`quartet datastore token create`), before the server starts on that directory; exports DS_TOKEN.
+datastore_token() {
+  DS_TOKEN=$("$QUARTET" datastore token create bench --data-dir "$1" --migrations-dir "$ROOT/Migrations" 2>>"$OUT/token.log" | tail -1)
+  export DS_TOKEN
+  [ -n "$DS_TOKEN" ] || summary "  warning: quartet datastore token create failed: $(tail -2 "$OUT/token.log" | tr '\n' ' ')"
 }
 
 selected() { [ "$ONLY" = all ] || [[ " ${ONLY//,/ } " == *" $1 "* ]]; }

@@ -1,7 +1,8 @@
 # Section "datastore" of Benchmarks/run.sh: put_delta from 64 clients, each on its own datastore (one
 # wrk thread per connection so each client remembers its datastore's revision), vs the bare-SQLite
 # baseline measured right before it.
-QP=$(free_port); start_quartet "$QP" "$(new_tmp)"
+QD=$(new_tmp); datastore_token "$QD"
+QP=$(free_port); start_quartet "$QP" "$QD"
 export DS_HANDLES_FILE=$OUT/ds-handles.txt
 python3 "$LOAD/datastore_setup.py" --port "$QP" --count 64 --handles "$DS_HANDLES_FILE" || summary "  warning: datastore set-up failed"
 sqlite_baseline_rps datastore

@@ -2,7 +2,8 @@
 # threads and RSS before and while they wait, then one put_delta per watched datastore and the time until
 # each parked await is answered (client-side timestamps, see Benchmarks/load/parked_awaits.py).
 PARKED=${PARKED:-10000}
-QP=$(free_port); start_quartet "$QP" "$(new_tmp)"
+QD=$(new_tmp); datastore_token "$QD"
+QP=$(free_port); start_quartet "$QP" "$QD"
 sleep 1
 python3 "$LOAD/parked_awaits.py" --port "$QP" --pid "$QPID" --connections "$PARKED" --datastores 100 \
   --json "$OUT/parked.json" >"$OUT/parked.txt" 2>&1 || summary "  warning: parked_awaits.py failed: $(tail -3 "$OUT/parked.txt" | tr '\n' ' ')"
