@@ -50,7 +50,8 @@ rss_kb() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
 threads_of() { awk '/Threads/ {print $2}' /proc/$1/status; }
 rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
 p99() { awk '$1 == "99%" {print $2}' "$1"; }
-ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print(round(a / b, 2) if b > 0 else 'n/a')" "$1" "$2"; }
+# ratio A B: A/B with two decimals, or three significant digits when it is below 0.1.
+ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); r = a / b if b > 0 else None; print('n/a' if r is None else (f'{r:.2f}' if r >= 0.1 else f'{r:.3g}'))" "${1:-0}" "${2:-0}"; }
 new_tmp() { local d; d=$(mktemp -d); TMPDIRS+=("$d"); echo "$d"; }
 stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 summary() { echo "$*" | tee -a "$OUT/summary.txt"; }

@@ -15,7 +15,7 @@ SW_BUILD=(swift build -c release --package-path "$SHADOW/Benchmarks/storage-writ
 "${SW_BUILD[@]}" >>"$OUT/build.log" 2>&1 || { summary "  storage-writes failed to build: $(tail -2 "$OUT/build.log" | tr '\n' ' ')"; }
 SW=$("${SW_BUILD[@]}" --show-bin-path)/storage-writes
 WD=$(new_tmp)
-GROUP=$("$SW" 64 "$DURATION" 512 "$WD/group" | awk '{print $2}' || true)
-SINGLE=$("$SW" 64 "$DURATION" 1 "$WD/single" | awk '{print $2}' || true)
+GROUP=$("$SW" 64 "$DURATION" 512 "$WD/group" 2>>"$OUT/storage-writes.log" | awk '{print $2}' || true)
+SINGLE=$("$SW" 64 "$DURATION" 1 "$WD/single" 2>>"$OUT/storage-writes.log" | awk '{print $2}' || true)
 summary "writes (64 writers, synchronous=FULL): group commit $GROUP jobs/s, one transaction per job $SINGLE jobs/s"
 summary "ratio group commit/one transaction per job: $(ratio "$GROUP" "$SINGLE") (target >= 5)"
