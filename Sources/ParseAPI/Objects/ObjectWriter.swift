@@ -1,0 +1,177 @@
+import Core
+
+/// Creates, updates and deletes objects inside one write transaction: schema locking, CLP, ACL,
+/// operations on the stored values, relation rows (spec §6).
+struct ObjectWriter {
+    let tx: any ParseTransaction
+    let caller: Caller
+    let config: ParseConfig
+
+    /// What a write produced: the stored object and the op-result echo of spec §6.6.
+    struct Result: Sendable {
+        var object: StoredObject
+        var echo: JSONObject
+        var created: Bool
+    }
+
+    static let maxObjectBytes = 16 << 20
+
+    func create(_ className: String, _ w: WriteRequest, acl: JSONObject?? = nil) throws -> Result {
+        let existing = try Schemas.load(className, tx)
+        if existing == nil && !config.allowClientClassCreation && !caller.isMaster {
+            throw ParseError(119, "This user is not allowed to access non-existent class: \(className)")
+        }
+        _ = try CLP.check("create", className: className, schema: existing, caller: caller)
+        let (schema, changed) = try Schemas.apply(w.impliedTypes.filter { !$0.field.hasPrefix("_") }, to: existing,
+                                                  className: className, caller: caller, config: config)
+        var data = JSONObject()
+        var echo = JSONObject()
+        for (path, op) in w.operations where !op.isRelation {
+            let value = try op.apply(to: nil, creating: true)
+            data[path[0]] = value
+            if op.echoed(onCreate: true) { echo[path[0]] = value ?? .null }
+        }
+        for (name, def) in schema.fields {
+            if let d = def.defaultValue, data[name] == nil || data[name] == .null {
+                data[name] = d
+                echo[name] = d
+            }
+            if def.required, data[name] == nil || data[name] == .null {
+                throw ParseError(142, "\(name) is required")
+            }
+        }
+        let now = ParseDate.now()
+        var object = StoredObject(className: className, objectId: w.customObjectId ?? RandomID.alphanumeric(10),
+                                  data: data, acl: acl ?? (w.aclGiven ? w.acl : nil), createdAt: now, updatedAt: now)
+        try checkSize(object)
+        var attempts = 0
+        while true {
+            do {
+                try tx.insert(object)
+                break
+            } catch StoreConflict.objectId where w.customObjectId == nil && attempts < 5 {
+                // A generated id collided; draw again (spec §4.2).
+                attempts += 1
+                object.objectId = RandomID.alphanumeric(10)
+            } catch StoreConflict.objectId {
+                throw ParseError(137, "A duplicate value for a field with unique values was provided")
+            }
+        }
+        try applyRelations(w, owner: object)
+        try tx.syncText(className, object.objectId, object.data)
+        if changed { try tx.saveSchema(schema) }
+        return Result(object: object, echo: echo, created: true)
+    }
+
+    /// Loads an object the caller may write (404 101 otherwise).
+    func loadWritable(_ className: String, _ objectId: String, op: String) throws -> (StoredObject, ClassSchema?) {
+        guard FieldNames.isPlausibleObjectId(objectId), let object = try tx.object(className, objectId) else {
+            throw ParseError.objectNotFound
+        }
+        let schema = try Schemas.load(className, tx)
+        let outcome = try CLP.check(op, className: className, schema: schema, caller: caller)
+        if case .pointerRestricted(let fields) = outcome, !CLP.objectMatches(fields, userId: caller.userId, object) {
+            throw ParseError.objectNotFound
+        }
+        if !caller.isMaster && !ACLPermissions.allows(object.acl, "write", group: caller.aclGroup) {
+            throw ParseError.objectNotFound
+        }
+        return (object, schema)
+    }
+
+    func update(_ className: String, _ objectId: String, _ w: WriteRequest, loaded: (StoredObject, ClassSchema?)? = nil)
+        throws -> Result {
+        var (object, existing) = try loaded ?? loadWritable(className, objectId, op: "update")
+        let (schema, changed) = try Schemas.apply(w.impliedTypes.filter { !$0.field.hasPrefix("_") }, to: existing,
+                                                  className: className, caller: caller, config: config)
+        var echo = JSONObject()
+        for (path, op) in w.operations where !op.isRelation {
+            if path.count == 1 {
+                let value = try op.apply(to: object.data[path[0]], creating: false)
+                object.data[path[0]] = value
+                if op.echoed(onCreate: false) { echo[path[0]] = value ?? .null }
+                if let def = schema.field(path[0]), def.required,
+                   value == nil || value == .null || value == .string("") {
+                    throw ParseError(142, "\(path[0]) is required")
+                }
+            } else {
+                let (newTop, result) = try Self.applyNested(object.data[path[0]], Array(path.dropFirst()), op)
+                object.data[path[0]] = newTop
+                if op.echoed(onCreate: false) {
+                    echo[path[0]] = Self.nestedEcho(echo[path[0]], Array(path.dropFirst()), result ?? .null)
+                }
+            }
+        }
+        if w.aclGiven { object.acl = w.acl }
+        let now = ParseDate.now()
+        // updatedAt never goes backwards on a clock step (spec §20).
+        object.updatedAt = max(now, object.updatedAt)
+        try checkSize(object)
+        try tx.update(object)
+        try tx.syncText(className, object.objectId, object.data)
+        try applyRelations(w, owner: object)
+        if changed { try tx.saveSchema(schema) }
+        return Result(object: object, echo: echo, created: false)
+    }
+
+    func delete(_ className: String, _ objectId: String) throws -> StoredObject {
+        let (object, _) = try loadWritable(className, objectId, op: "delete")
+        try tx.syncText(className, objectId, nil)
+        try tx.delete(className, objectId)
+        try tx.deleteRelations(ownerClass: className, ownerId: objectId)
+        try tx.deleteMemberships(memberClass: className, memberId: objectId)
+        return object
+    }
+
+    private func checkSize(_ o: StoredObject) throws {
+        if JSON.object(o.data).serialized().utf8.count > Self.maxObjectBytes {
+            throw ParseError(116, "Object is too large.")
+        }
+    }
+
+    private func applyRelations(_ w: WriteRequest, owner: StoredObject) throws {
+        for (path, op) in w.operations where op.isRelation {
+            try applyRelation(op, field: path[0], owner: owner)
+        }
+    }
+
+    private func applyRelation(_ op: FieldOperation, field: String, owner: StoredObject) throws {
+        switch op {
+        case .addRelation(let cls, let ids):
+            try tx.addRelation(ownerClass: owner.className, field: field, ownerId: owner.objectId, memberClass: cls,
+                               memberIds: ids)
+        case .removeRelation(_, let ids):
+            try tx.removeRelation(ownerClass: owner.className, field: field, ownerId: owner.objectId, memberIds: ids)
+        case .relationBatch(let ops):
+            for o in ops { try applyRelation(o, field: field, owner: owner) }
+        default:
+            break
+        }
+    }
+
+    /// Applies `op` at `rest` inside the Object value `top`; returns the new top value and the op result.
+    static func applyNested(_ top: JSON?, _ rest: [String], _ op: FieldOperation) throws -> (JSON, JSON?) {
+        var obj: JSONObject
+        switch top {
+        case nil, .null?: obj = JSONObject()
+        case .object(let o)?: obj = o
+        default: throw ParseError(111, "Cannot set a key inside a non-object value")
+        }
+        guard let key = rest.first else { return (top ?? .null, nil) }
+        if rest.count == 1 {
+            let value = try op.apply(to: obj[key], creating: false)
+            obj[key] = value
+            return (.object(obj), value)
+        }
+        let (child, result) = try applyNested(obj[key], Array(rest.dropFirst()), op)
+        obj[key] = child
+        return (.object(obj), result)
+    }
+
+    static func nestedEcho(_ existing: JSON?, _ rest: [String], _ value: JSON) -> JSON {
+        guard let key = rest.first else { return value }
+        var obj = existing?.objectValue ?? JSONObject()
+        obj[key] = nestedEcho(obj[key], Array(rest.dropFirst()), value)
+        return .object(obj)
+    }
+}

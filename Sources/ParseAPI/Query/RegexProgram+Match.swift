@@ -1,0 +1,85 @@
+extension RegexProgram {
+    /// Unanchored search over the whole string.
+    func matches(_ text: String) -> Bool {
+        let input = Array(text.unicodeScalars)
+        return run(input, from: 0, anchored: false)
+    }
+
+    /// Pike VM: the thread list holds each program counter at most once per input position.
+    func run(_ input: [Unicode.Scalar], from start: Int, anchored: Bool) -> Bool {
+        let n = insts.count
+        var current: [Int] = []
+        var next: [Int] = []
+        var mark = [Int](repeating: -1, count: n)
+        var generation = 0
+        var stack: [Int] = []
+
+        func add(_ list: inout [Int], _ pc0: Int, _ pos: Int) -> Bool {
+            stack.append(pc0)
+            while let pc = stack.popLast() {
+                guard pc < n, mark[pc] != generation else { continue }
+                mark[pc] = generation
+                switch insts[pc] {
+                case .jump(let t): stack.append(t)
+                case .split(let a, let b):
+                    stack.append(b)
+                    stack.append(a)
+                case .assert(let node):
+                    if check(node, input, pos) { stack.append(pc + 1) }
+                case .lookahead(let sub, let negated):
+                    if sub.run(input, from: pos, anchored: true) != negated { stack.append(pc + 1) }
+                case .match:
+                    stack.removeAll()
+                    return true
+                default:
+                    list.append(pc)
+                }
+            }
+            return false
+        }
+
+        var pos = start
+        generation += 1
+        if add(&current, 0, pos) { return true }
+        while true {
+            if current.isEmpty && (anchored || pos >= input.count) { return false }
+            guard pos < input.count else { return false }
+            let c = caseInsensitive ? RegexCase.fold(input[pos]) : input[pos]
+            generation += 1
+            next.removeAll(keepingCapacity: true)
+            for pc in current {
+                var ok = false
+                switch insts[pc] {
+                case .scalar(let s): ok = s == c
+                case .any: ok = dotAll || input[pos] != "\n"
+                case .set(let set): ok = set.contains(input[pos], caseInsensitive: caseInsensitive)
+                default: ok = false
+                }
+                if ok, add(&next, pc + 1, pos + 1) { return true }
+            }
+            pos += 1
+            // Unanchored search: a new thread starts at every position.
+            if !anchored, add(&next, 0, pos) { return true }
+            swap(&current, &next)
+        }
+    }
+
+    private func check(_ node: RegexNode, _ input: [Unicode.Scalar], _ pos: Int) -> Bool {
+        switch node {
+        case .textStart: return pos == 0
+        case .textEnd: return pos == input.count
+        case .textEndBeforeNewline:
+            return pos == input.count || (pos == input.count - 1 && input[pos] == "\n")
+        case .lineStart:
+            return pos == 0 || (multiline && input[pos - 1] == "\n")
+        case .lineEnd:
+            if pos == input.count || (pos == input.count - 1 && input[pos] == "\n") { return true }
+            return multiline && input[pos] == "\n"
+        case .wordBoundary(let want):
+            let before = pos > 0 && RegexSet.classMatch("w", input[pos - 1])
+            let after = pos < input.count && RegexSet.classMatch("w", input[pos])
+            return (before != after) == want
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,140 @@
+/// A regex that is a single literal with optional anchors; compiled to plain SQL string comparisons.
+struct RegexLiteral: Sendable, Equatable {
+    var text: String
+    var anchoredStart: Bool
+    var anchoredEnd: Bool
+    var caseInsensitive: Bool
+}
+
+/// A compiled client regular expression, matched by a Pike VM: run time is O(program × input) for
+/// every pattern, so catastrophic patterns like `(a+)+$` cannot blow up (spec §7.5).
+struct RegexProgram: @unchecked Sendable {
+    enum Inst {
+        case scalar(Unicode.Scalar)
+        case any
+        case set(RegexSet)
+        case assert(RegexNode)
+        case lookahead(RegexProgram, negated: Bool)
+        case split(Int, Int)
+        case jump(Int)
+        case match
+    }
+
+    var insts: [Inst] = []
+    var caseInsensitive = false
+    var multiline = false
+    var dotAll = false
+    /// Non-nil when the pattern is one literal (see `RegexLiteral`).
+    var literal: RegexLiteral?
+
+    static let maxInstructions = 200_000
+
+    /// Compiles `pattern` with `$options` letters (`imsx`); inline flags at the start are honoured.
+    static func compile(_ pattern: String, options: String, allowLookaround: Bool = false) throws -> RegexProgram {
+        var flags = Set(options)
+        var body = Substring(pattern)
+        // Leading inline flag groups such as (?i) or (?im).
+        while body.hasPrefix("(?") {
+            let rest = body.dropFirst(2)
+            guard let close = rest.firstIndex(of: ")") else { break }
+            let letters = rest[rest.startIndex..<close]
+            guard !letters.isEmpty, letters.allSatisfy({ "imsx".contains($0) }) else { break }
+            for l in letters { flags.insert(l) }
+            body = rest[rest.index(after: close)...]
+        }
+        do {
+            var parser = RegexParser(String(body), extended: flags.contains("x"), allowLookaround: allowLookaround)
+            let tree = try parser.parse()
+            var p = RegexProgram()
+            p.caseInsensitive = flags.contains("i")
+            p.multiline = flags.contains("m")
+            p.dotAll = flags.contains("s")
+            try p.emit(tree, allowLookaround: allowLookaround)
+            p.insts.append(.match)
+            p.literal = Self.literalForm(tree, p)
+            return p
+        } catch RegexError.unsupported {
+            throw ParseError(102, "Unsupported regular expression feature.")
+        } catch let e as ParseError {
+            throw e
+        } catch {
+            throw ParseError(102, "Invalid regular expression.")
+        }
+    }
+
+    private static func literalForm(_ tree: RegexNode, _ p: RegexProgram) -> RegexLiteral? {
+        var items: [RegexNode]
+        if case .concat(let xs) = tree { items = xs } else { items = [tree] }
+        var start = false, end = false
+        if let f = items.first, f == .textStart || (f == .lineStart && !p.multiline) { start = true; items.removeFirst() }
+        if let l = items.last, l == .textEnd || ((l == .lineEnd || l == .textEndBeforeNewline) && !p.multiline) {
+            // `$` also matches before a final newline; only treat it as an end anchor for texts without one.
+            end = l == .textEnd
+            if !end { return nil }
+            items.removeLast()
+        }
+        var text = String.UnicodeScalarView()
+        for item in items {
+            guard case .scalar(let c) = item else { return nil }
+            text.append(c)
+        }
+        let s = String(text)
+        if p.caseInsensitive && !s.unicodeScalars.allSatisfy({ $0.isASCII }) { return nil }
+        return RegexLiteral(text: s, anchoredStart: start, anchoredEnd: end, caseInsensitive: p.caseInsensitive)
+    }
+
+    private mutating func push(_ i: Inst) throws -> Int {
+        guard insts.count < Self.maxInstructions else { throw RegexError.unsupported }
+        insts.append(i)
+        return insts.count - 1
+    }
+
+    private mutating func emit(_ n: RegexNode, allowLookaround: Bool) throws {
+        switch n {
+        case .empty: break
+        case .scalar(let c): _ = try push(.scalar(caseInsensitive ? RegexCase.fold(c) : c))
+        case .any: _ = try push(.any)
+        case .set(let s): _ = try push(.set(s))
+        case .lineStart, .lineEnd, .textStart, .textEnd, .textEndBeforeNewline, .wordBoundary:
+            _ = try push(.assert(n))
+        case .concat(let xs):
+            for x in xs { try emit(x, allowLookaround: allowLookaround) }
+        case .alternation(let xs):
+            var jumps: [Int] = []
+            for (k, x) in xs.enumerated() {
+                if k < xs.count - 1 {
+                    let split = try push(.split(0, 0))
+                    try emit(x, allowLookaround: allowLookaround)
+                    jumps.append(try push(.jump(0)))
+                    insts[split] = .split(split + 1, insts.count)
+                } else {
+                    try emit(x, allowLookaround: allowLookaround)
+                }
+            }
+            for j in jumps { insts[j] = .jump(insts.count) }
+        case .repeated(let x, let minR, let maxR):
+            for _ in 0..<minR { try emit(x, allowLookaround: allowLookaround) }
+            if let maxR {
+                var splits: [Int] = []
+                for _ in minR..<max(minR, maxR) {
+                    splits.append(try push(.split(0, 0)))
+                    try emit(x, allowLookaround: allowLookaround)
+                }
+                for s in splits { insts[s] = .split(s + 1, insts.count) }
+            } else {
+                let split = try push(.split(0, 0))
+                try emit(x, allowLookaround: allowLookaround)
+                _ = try push(.jump(split))
+                insts[split] = .split(split + 1, insts.count)
+            }
+        case .lookahead(let inner, let negated):
+            var sub = RegexProgram()
+            sub.caseInsensitive = caseInsensitive
+            sub.multiline = multiline
+            sub.dotAll = dotAll
+            try sub.emit(inner, allowLookaround: allowLookaround)
+            sub.insts.append(.match)
+            _ = try push(.lookahead(sub, negated: negated))
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// Builds JSON path expressions over the stored object text from already validated names.
+///
+/// Every segment is double-quoted in the path (`$."nutritionalInfo"."Calories"`), so a name can never
+/// change the path's structure; callers only pass names that matched the field-name grammar. Schema
+/// indexes are created with exactly these expressions, so the planner can match them.
+enum SQLPath {
+    static func path(_ segments: [String]) -> String {
+        var p = "$"
+        for s in segments {
+            // Names are validated before they get here; doubling quotes keeps this safe even if not.
+            p += ".\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+        return "'" + p.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    static func extract(column: String = "o.data", path segments: [String]) -> String {
+        "json_extract(\(column), \(path(segments)))"
+    }
+
+    static func type(column: String = "o.data", path segments: [String]) -> String {
+        "json_type(\(column), \(path(segments)))"
+    }
+}

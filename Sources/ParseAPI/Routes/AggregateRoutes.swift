@@ -1,0 +1,86 @@
+import Core
+
+/// `/aggregate/:className` (master key only, spec §17): `distinct` and the pipeline subset.
+enum AggregateRoutes {
+    static func register(_ t: inout RouteTable) {
+        t.add(.get, "/aggregate/:className", RouteOptions(masterOnly: true)) { c in try aggregate(c, c.params) }
+        // Parse-Swift posts aggregate bodies without `_method` (spec §17 Decision).
+        t.add(.post, "/aggregate/:className", RouteOptions(masterOnly: true)) { c in
+            var params = c.body
+            for (k, v) in c.params { params[k] = v }
+            return try aggregate(c, params)
+        }
+    }
+
+    /// Documents beyond this many make the request fail instead of exhausting memory.
+    static let maxDocuments = 200_000
+
+    static func aggregate(_ c: ParseContext, _ input: JSONObject) throws -> ParseReply {
+        let cls = c.param("className")
+        try FieldNames.checkClassName(cls)
+        var params = input
+        for k in ["hint", "explain", "comment", "readPreference", "includeReadPreference"] { params[k] = nil }
+        var whereClause = try params["where"].map(QueryOptions.parseWhere) ?? JSONObject()
+        let config = c.config, url = c.serverURL, appId = c.app.appId
+        if let d = params["distinct"] {
+            guard let field = d.stringValue, QueryOptions.isKeyPath(field) else { throw ParseError(102, "Invalid distinct field.") }
+            let values = try c.read { tx in try distinct(tx, cls, field, whereClause, config: config) }
+            return .ok(["results": .array(values)])
+        }
+        let pipeline = try AggregatePipeline.parse(params)
+        var skipFirst = false
+        if let m = pipeline.leadingMatch {
+            for (k, v) in m { whereClause[k] = v }
+            skipFirst = true
+        }
+        let base = whereClause
+        let docs = try c.read { tx -> [JSONObject] in
+            var out: [JSONObject] = []
+            try stream(tx, cls, base, config: config) { o, schema in
+                out.append(ObjectRenderer(serverURL: url, appId: appId, schema: schema).render(o))
+                if out.count > maxDocuments { throw ParseError(102, "Too many documents for an aggregate pipeline.") }
+            }
+            return out
+        }
+        return .ok(["results": .array(try pipeline.run(docs, skippingFirst: skipFirst).map { .object($0) })])
+    }
+
+    /// Streams the objects matching `where` (master view) in creation order.
+    static func stream(_ tx: any ParseTransaction, _ cls: String, _ w: JSONObject, config: ParseConfig,
+                       _ body: (StoredObject, ClassSchema?) throws -> Void) throws {
+        guard let schema = try Schemas.load(cls, tx) else { return }
+        var compiler = WhereCompiler(className: cls, schema: schema, caller: .master, protectedFields: [], tx: tx, config: config)
+        let cond = try compiler.compile(w)
+        var q = CompiledQuery(className: cls)
+        q.add(cond, compiler.args)
+        let residual = compiler.residual
+        try tx.stream(q) { o in
+            if residual.allSatisfy({ $0(o) }) { try body(o, schema) }
+            return true
+        }
+    }
+
+    /// Distinct non-null values (array elements counted individually), sorted ascending (spec §17.1).
+    static func distinct(_ tx: any ParseTransaction, _ cls: String, _ field: String, _ w: JSONObject,
+                         config: ParseConfig) throws -> [JSON] {
+        var seen: Set<String> = []
+        var values: [JSON] = []
+        let path = field.split(separator: ".").map(String.init)
+        try stream(tx, cls, w, config: config) { o, _ in
+            var v: JSON? = .object(o.data)
+            for p in path { v = v?[p] }
+            if path == ["createdAt"] { v = ["__type": "Date", "iso": .string(o.createdAt)] }
+            if path == ["updatedAt"] { v = ["__type": "Date", "iso": .string(o.updatedAt)] }
+            if path == ["objectId"] { v = .string(o.objectId) }
+            let items: [JSON] = v?.arrayValue ?? (v.map { [$0] } ?? [])
+            for item in items where !item.isNull {
+                let key = item.serialized(sortedKeys: true)
+                if seen.insert(key).inserted {
+                    values.append(item)
+                    if values.count > maxDocuments { throw ParseError(102, "Too many distinct values.") }
+                }
+            }
+        }
+        return values.sorted(by: AggregateValues.less)
+    }
+}

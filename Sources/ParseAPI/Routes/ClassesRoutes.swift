@@ -1,0 +1,139 @@
+import Core
+
+/// `/classes/:className[/:objectId]`: objects CRUD and queries (spec §6, §7). System classes reached
+/// through `/classes/_User` and friends get the same special rules as their own routes.
+enum ClassesRoutes {
+    static func register(_ t: inout RouteTable) {
+        t.add(.post, "/classes/:className", ParseRoutes.readOnly("create")) { c in try create(c, c.param("className")) }
+        t.add(.get, "/classes/:className", ParseRoutes.batchableRead) { c in try find(c, c.param("className")) }
+        t.add(.get, "/classes/:className/:objectId", ParseRoutes.batchableRead) { c in
+            try get(c, c.param("className"), c.param("objectId"))
+        }
+        t.add(.put, "/classes/:className/:objectId", ParseRoutes.readOnly("update")) { c in
+            try update(c, c.param("className"), c.param("objectId"))
+        }
+        t.add(.delete, "/classes/:className/:objectId", ParseRoutes.readOnly("delete")) { c in
+            try delete(c, c.param("className"), c.param("objectId"))
+        }
+    }
+
+    static func create(_ c: ParseContext, _ cls: String) throws -> ParseReply {
+        try FieldNames.checkClassName(cls)
+        switch cls {
+        case "_User": return try UsersRoutes.signUp(c)
+        case "_Role": return try RolesRoutes.create(c)
+        case "_Session": return try SessionsRoutes.create(c)
+        case "_Installation": return try InstallationsRoutes.create(c)
+        default: return try createObject(c, cls)
+        }
+    }
+
+    static func createObject(_ c: ParseContext, _ cls: String, acl: JSONObject?? = nil) throws -> ParseReply {
+        let w = try WriteRequest.create(c.body, className: cls, config: c.config, caller: c.caller)
+        let caller = c.caller, config = c.config
+        let result = try c.write { tx in try ObjectWriter(tx: tx, caller: caller, config: config).create(cls, w, acl: acl) }
+        return createdReply(c, result)
+    }
+
+    static func createdReply(_ c: ParseContext, _ result: ObjectWriter.Result) -> ParseReply {
+        var body: JSONObject = ["objectId": .string(result.object.objectId), "createdAt": .string(result.object.createdAt)]
+        let renderer = ObjectRenderer(serverURL: c.serverURL, appId: c.app.appId, schema: nil)
+        for (k, v) in result.echo { body[k] = renderer.withFileURLs(v) }
+        let prefix = result.object.className == "_User" ? "/users/" : "/classes/\(result.object.className)/"
+        return .created(body, location: c.serverURL + prefix + result.object.objectId)
+    }
+
+    static func updatedReply(_ c: ParseContext, _ result: ObjectWriter.Result) -> ParseReply {
+        var body: JSONObject = ["updatedAt": .string(result.object.updatedAt)]
+        let renderer = ObjectRenderer(serverURL: c.serverURL, appId: c.app.appId, schema: nil)
+        for (k, v) in result.echo { body[k] = renderer.withFileURLs(v) }
+        return .ok(body)
+    }
+
+    static func find(_ c: ParseContext, _ cls: String) throws -> ParseReply {
+        try FieldNames.checkClassName(cls)
+        if cls == "_Installation" && !c.caller.readsAsMaster {
+            throw ParseError(119, "Clients aren't allowed to perform the find operation on the installation collection.")
+        }
+        if cls == "_Session" && !c.caller.readsAsMaster && c.caller.userId == nil { throw ParseError.invalidSessionToken }
+        let q = try QueryOptions.parse(c.params, config: c.config)
+        let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId, token = c.sessionToken
+        let out = try withTextIndexes(c) {
+            try c.read { tx in
+                var runner = QueryRunner(tx: tx, caller: caller, config: config, serverURL: url, appId: appId)
+                runner.currentToken = token
+                return try runner.find(cls, q)
+            }
+        }
+        var body: JSONObject = ["results": .array(out.results.map { .object($0) })]
+        if let n = out.count { body["count"] = .number(JSONNumber(n)) }
+        return .ok(body)
+    }
+
+    /// Runs a query, creating a missing full-text index first when a `$text` constraint needs one.
+    static func withTextIndexes<T>(_ c: ParseContext, _ body: () throws -> T) throws -> T {
+        for _ in 0..<3 {
+            do {
+                return try body()
+            } catch let missing as TextIndexMissing {
+                try c.write { tx in try tx.enableText(missing.className, missing.field) }
+            }
+        }
+        return try body()
+    }
+
+    static let getParameters: Set<String> = ["keys", "include", "excludeKeys", "readPreference", "includeReadPreference",
+                                             "subqueryReadPreference"]
+
+    static func get(_ c: ParseContext, _ cls: String, _ id: String) throws -> ParseReply {
+        try FieldNames.checkClassName(cls)
+        for k in c.params.keys where !getParameters.contains(k) { throw ParseError(102, "Improper encode of parameter") }
+        if cls == "_Session" && !c.caller.readsAsMaster && c.caller.userId == nil { throw ParseError.invalidSessionToken }
+        guard FieldNames.isPlausibleObjectId(id) else { throw ParseError.objectNotFound }
+        var params = c.params
+        for k in ["readPreference", "includeReadPreference", "subqueryReadPreference"] { params[k] = nil }
+        var q = try QueryOptions.parse(params, config: c.config)
+        q.whereClause = ["objectId": .string(id)]
+        q.limit = 1
+        let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId, token = c.sessionToken
+        let out = try c.read { tx in
+            var runner = QueryRunner(tx: tx, caller: caller, config: config, serverURL: url, appId: appId)
+            runner.currentToken = token
+            return try runner.find(cls, q, op: "get")
+        }
+        guard var obj = out.results.first else { throw ParseError.objectNotFound }
+        if cls == "_User", id == c.caller.userId, let token = c.sessionToken { obj["sessionToken"] = .string(token) }
+        return .ok(obj)
+    }
+
+    static func update(_ c: ParseContext, _ cls: String, _ id: String) throws -> ParseReply {
+        try FieldNames.checkClassName(cls)
+        switch cls {
+        case "_User": return try UsersRoutes.update(c, id)
+        case "_Role": return try RolesRoutes.update(c, id)
+        case "_Session": return try SessionsRoutes.update(c, id)
+        case "_Installation": return try InstallationsRoutes.update(c, id)
+        default: break
+        }
+        let w = try WriteRequest.update(c.body, className: cls)
+        let caller = c.caller, config = c.config
+        let result = try c.write { tx in try ObjectWriter(tx: tx, caller: caller, config: config).update(cls, id, w) }
+        return updatedReply(c, result)
+    }
+
+    static func delete(_ c: ParseContext, _ cls: String, _ id: String) throws -> ParseReply {
+        try FieldNames.checkClassName(cls)
+        switch cls {
+        case "_User": return try UsersRoutes.delete(c, id)
+        case "_Session": return try SessionsRoutes.delete(c, id)
+        case "_Installation":
+            if !c.caller.readsAsMaster {
+                throw ParseError(119, "Clients aren't allowed to perform the delete operation on the installation collection.")
+            }
+        default: break
+        }
+        let caller = c.caller, config = c.config
+        _ = try c.write { tx in try ObjectWriter(tx: tx, caller: caller, config: config).delete(cls, id) }
+        return .empty
+    }
+}

@@ -1,0 +1,39 @@
+import Core
+import HTTP
+
+/// `/health` (any method, no credentials) and `GET /serverInfo` (spec §16).
+enum HealthRoutes {
+    static func register(_ t: inout RouteTable) {
+        t.add(.get, "/serverInfo", RouteOptions(masterOnly: true)) { _ in serverInfo() }
+    }
+
+    /// Answered before body parsing and credentials; the body is ignored. HEAD gets the headers only.
+    static func health(_ req: HTTPRequest) -> ParseReply {
+        var r = ParseReply.ok(["status": "ok"])
+        if req.method == .head {
+            var headers = HTTPHeaders()
+            headers.set("Content-Type", "application/json; charset=utf-8")
+            headers.set("Cache-Control", "no-store")
+            headers.set("Content-Length", String(JSON.object(["status": "ok"]).serializedBytes().count))
+            r.raw = HTTPResponse(status: .ok, headers: headers, body: .empty)
+        }
+        return r
+    }
+
+    static func serverInfo() -> ParseReply {
+        let features: JSONObject = [
+            "globalConfig": ["create": true, "read": true, "update": true, "delete": true],
+            "hooks": ["create": false, "read": false, "update": false, "delete": false],
+            "cloudCode": ["jobs": false],
+            "logs": ["level": false, "size": false, "order": false, "until": false, "from": false],
+            "push": ["immediatePush": false, "scheduledPush": false, "storedPushData": false, "pushAudiences": false,
+                     "localization": false],
+            "schemas": ["addField": true, "removeField": true, "addClass": true, "removeClass": true,
+                        "clearAllDataFromClass": true, "exportClass": false, "editClassLevelPermissions": true,
+                        "editPointerPermissions": true],
+            "settings": ["securityCheck": false],
+        ]
+        return .ok(["parseServerVersion": "7.4.0", "features": .object(features),
+                    "quartetVersion": .string(QuartetVersion.string)])
+    }
+}

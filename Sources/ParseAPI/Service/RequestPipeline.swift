@@ -1,0 +1,126 @@
+import Core
+import HTTP
+
+/// The processing order of spec §1.3: OPTIONS -> health and file downloads -> body -> `_method` ->
+/// credentials -> rate limit -> routing -> handler. Every failure is rendered in Parse's format.
+extension ParseApp {
+    /// Routes under the mount whose writes are guarded by `X-Parse-Request-Id` (spec §3.7).
+    static let idempotentRoots: Set<String> = ["classes", "users", "installations", "batch", "roles", "sessions"]
+
+    func handle(_ req: HTTPRequest, mount: String) -> HTTPResponse {
+        let origin = req.headers["Origin"]
+        do {
+            guard let segments = Self.segments(rawPath: req.rawPath, mount: mount) else { throw ParseError.unknownRoute }
+            if req.method == .options {
+                var headers = HTTPHeaders()
+                writer.cors(&headers, origin: origin)
+                return HTTPResponse(status: .ok, headers: headers, body: .empty)
+            }
+            if segments.first == "health" { return writer.reply(HealthRoutes.health(req), origin: origin) }
+            if let early = try FileRoutes.beforeCredentials(self, req, segments) {
+                return writer.reply(early, origin: origin)
+            }
+            let ctx = ParseContext(app: self, http: req, method: req.method, path: segments, mount: mount)
+            let isFileUpload = req.method == .post && segments.count == 2 && segments[0] == "files"
+            var body = isFileUpload ? FileRoutes.envelope(self, req) : try readBody(req)
+            if req.method == .post, let m = body["_method"]?.stringValue {
+                ctx.method = HTTPMethod(rawValue: m)
+                body["_method"] = nil
+            }
+            try resolveCredentials(ctx, body: &body, segments: segments)
+            try limiter.check(ctx, segments: segments, rules: config)
+            guard let (route, params) = routes.match(ctx.method, segments) else { throw ParseError.unknownRoute }
+            ctx.pathParams = params
+            if route.options.masterOnly { try ctx.requireMaster() }
+            if ctx.caller.isReadOnlyMaster, let denial = route.options.readOnlyDenial { throw ParseError(119, denial) }
+            let query = Self.queryParameters(req.queryParameters)
+            if ctx.method == .get {
+                var merged = body
+                for (k, v) in query { merged[k] = v }
+                ctx.params = merged
+                ctx.body = body
+            } else {
+                ctx.params = query
+                ctx.body = body
+            }
+            if (ctx.method == .post || ctx.method == .put), let root = segments.first, Self.idempotentRoots.contains(root),
+               let rid = req.headers["X-Parse-Request-Id"], !rid.isEmpty, config.idempotencyEnabled {
+                guard rid.utf8.count <= 256 else { throw ParseError(107, "X-Parse-Request-Id is too long.") }
+                let now = ParseDate.nowMillis()
+                if try store.read({ try $0.requestIdRecorded(rid, nowMillis: now) }) { throw ParseError.duplicateRequest }
+                ctx.requestId = rid
+            }
+            return writer.reply(try route.handler(ctx), origin: origin)
+        } catch {
+            return writer.error(mapError(error), origin: origin)
+        }
+    }
+
+    /// Maps any thrown error to the Parse answer; internal causes are logged, never sent.
+    func mapError(_ error: any Error) -> ParseError {
+        if let e = error as? ParseError { return e }
+        if let e = error as? HTTPError { return ResponseWriter.parseError(for: e) }
+        if let e = error as? StoreConflict {
+            switch e {
+            case .requestId: return .duplicateRequest
+            case .username: return ParseError(202, "Account already exists for this username.")
+            case .email: return ParseError(203, "Account already exists for this email address.")
+            case .roleName: return ParseError(137, "A duplicate value for a field with unique values was provided")
+            default: return ParseError(137, "A duplicate value for a field with unique values was provided")
+            }
+        }
+        logger.error("parse request failed: \(String(describing: error))")
+        return .internalError
+    }
+
+    /// Path segments after the mount: split on `/` before percent-decoding (an encoded `%2F` never
+    /// separates), repeated slashes collapsed, trailing slash ignored. Nil if a segment does not decode.
+    static func segments(rawPath: String, mount: String) -> [String]? {
+        guard rawPath.hasPrefix(mount) else { return nil }
+        let rest = rawPath.dropFirst(mount.count)
+        if let first = rest.first, first != "/" { return nil }
+        var out: [String] = []
+        for seg in rest.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let decoded = PercentDecoding.decodePath(seg) else { return nil }
+            out.append(decoded)
+        }
+        return out
+    }
+
+    /// The body as a JSON object (spec §2.2): empty -> `{}`, malformed or not an object -> 107.
+    func readBody(_ req: HTTPRequest) throws -> JSONObject {
+        let bytes: [UInt8]
+        do {
+            bytes = try req.body.readAll(limit: config.maxUploadSize)
+        } catch {
+            throw ParseError.entityTooLarge
+        }
+        if bytes.isEmpty { return JSONObject() }
+        guard let json = StoredJSON.parseRequest(bytes, maxBytes: config.maxUploadSize), let obj = json.objectValue else {
+            throw ParseError.invalidJSON
+        }
+        return obj
+    }
+
+    /// Query-string parameters (spec §2.3): each value JSON-parsed if it parses, else kept as text;
+    /// repeated names collected into an array.
+    static func queryParameters(_ form: FormParameters) -> JSONObject {
+        var out = JSONObject()
+        var repeated: Set<String> = []
+        for (name, value) in form.pairs {
+            let parsed: JSON = (try? JSONParser.parse(value)) ?? .string(value)
+            if let existing = out[name] {
+                if repeated.contains(name), case .array(var arr) = existing {
+                    arr.append(parsed)
+                    out[name] = .array(arr)
+                } else {
+                    out[name] = .array([existing, parsed])
+                    repeated.insert(name)
+                }
+            } else {
+                out[name] = parsed
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,95 @@
+import Core
+import Storage
+
+/// Which uniqueness rule a write broke (the caller maps it to the documented Parse error).
+enum StoreConflict: Error, Sendable, Equatable {
+    case objectId, username, email, roleName, sessionToken, requestId, fileName, other
+}
+
+/// Storage of the Parse API, independent of the engine. `read` runs on a read-only connection (or inside
+/// the surrounding transaction of a transactional batch); `write` runs as one durable writer job.
+protocol ParseStore: Sendable {
+    func read<T>(_ body: (any ParseTransaction) throws -> T) throws -> T
+    func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T) throws -> T
+    /// Records a file name for a stored blob and takes a reference on the blob, in one write job.
+    func addFile(_ record: FileRecord, blobs: BlobStore) throws
+    /// Removes a file name and drops its blob reference; false when the name is unknown.
+    func removeFile(_ name: String, blobs: BlobStore) throws -> Bool
+}
+
+/// The operations handlers need, on one connection. Not thread-safe: used inside one read or write call.
+protocol ParseTransaction: AnyObject {
+    // Schemas
+    func schema(_ className: String) throws -> ClassSchema?
+    func allSchemas() throws -> [ClassSchema]
+    func saveSchema(_ schema: ClassSchema) throws
+    func deleteSchema(_ className: String) throws
+
+    // Objects
+    func object(_ className: String, _ objectId: String) throws -> StoredObject?
+    func objects(_ className: String, ids: [String]) throws -> [StoredObject]
+    func insert(_ object: StoredObject) throws
+    func update(_ object: StoredObject) throws
+    @discardableResult func delete(_ className: String, _ objectId: String) throws -> Bool
+    func deleteAll(_ className: String) throws
+    func count(_ className: String) throws -> Int
+    /// Objects of `className` whose data at `path` (a hidden or plain top-level key) equals `value`.
+    func find(_ className: String, path: [String], equals value: SQLScalar, limit: Int) throws -> [StoredObject]
+    func run(_ query: CompiledQuery) throws -> [StoredObject]
+    func runCount(_ query: CompiledQuery) throws -> Int
+    /// Streams the query's rows in order (limit/skip ignored); `body` returns false to stop.
+    func stream(_ query: CompiledQuery, _ body: (StoredObject) throws -> Bool) throws
+    func runScalars(_ sql: String, _ args: [SQLScalar]) throws -> [SQLScalar]
+
+    // Relations
+    func addRelation(ownerClass: String, field: String, ownerId: String, memberClass: String, memberIds: [String]) throws
+    func removeRelation(ownerClass: String, field: String, ownerId: String, memberIds: [String]) throws
+    func relationMembers(ownerClass: String, field: String, ownerId: String) throws -> [String]
+    func deleteRelations(ownerClass: String, ownerId: String) throws
+    func deleteMemberships(memberClass: String, memberId: String) throws
+    func deleteRelations(ownerClass: String, field: String?) throws
+    /// Names of every role the user has, following the `roles` hierarchy (spec §5.3).
+    func roleNames(forUser userId: String) throws -> [String]
+
+    // Files
+    func file(_ name: String) throws -> FileRecord?
+    func insertFile(_ record: FileRecord) throws
+    @discardableResult func deleteFile(_ name: String) throws -> Bool
+
+    // Config
+    func configEntries() throws -> [ConfigEntry]
+    func setConfig(_ entry: ConfigEntry) throws
+    func deleteConfig(_ key: String) throws
+
+    // Idempotency
+    func requestIdRecorded(_ id: String, nowMillis: Int) throws -> Bool
+    func recordRequestId(_ id: String, expiresAt: Int, nowMillis: Int) throws
+
+    // Settings
+    func setting(_ key: String) throws -> String?
+    func setSetting(_ key: String, _ value: String) throws
+
+    // Full-text search
+    /// String fields of a class that have an FTS5 index.
+    func textFields(_ className: String) throws -> [String]
+    /// Creates the FTS5 index of a field and fills it from the existing objects.
+    func enableText(_ className: String, _ field: String) throws
+    /// Brings the FTS rows of one object up to date (`data` nil: the object is being deleted).
+    func syncText(_ className: String, _ objectId: String, _ data: JSONObject?) throws
+    /// Removes FTS data of a class: rows only (purge) or the tables too (drop).
+    func clearText(_ className: String, drop: Bool) throws
+    /// Relevance (-bm25, higher is better) of the given objects for an FTS match expression.
+    func textScores(_ className: String, _ field: String, match: String, ids: [String]) throws -> [String: Double]
+
+    // Indexes
+    func createIndex(name: String, className: String, expressions: [String]) throws
+    func dropIndex(name: String, className: String) throws
+}
+
+/// A scalar bound to or read from a statement, without exposing the storage engine's value type.
+enum SQLScalar: Sendable, Hashable {
+    case null, integer(Int64), real(Double), text(String)
+
+    var string: String? { if case .text(let s) = self { return s }; return nil }
+    var int: Int64? { if case .integer(let i) = self { return i }; return nil }
+}

@@ -1,0 +1,184 @@
+import Core
+import Storage
+import Logging
+
+/// The SQLite implementation of `ParseStore` over the shared Quartet storage.
+final class SQLiteParseStore: ParseStore {
+    let storage: Storage
+
+    init(storage: Storage) { self.storage = storage }
+
+    func read<T>(_ body: (any ParseTransaction) throws -> T) throws -> T {
+        try storage.read { db in try body(SQLiteTransaction(db: db)) }
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T) throws -> T {
+        try storage.writeAndWait { ctx in try body(SQLiteTransaction(db: ctx.db)) }
+    }
+
+    func addFile(_ record: FileRecord, blobs: BlobStore) throws {
+        try storage.writeAndWait { ctx in
+            try SQLiteTransaction(db: ctx.db).insertFile(record)
+            try blobs.retain(record.blobHash, in: ctx)
+        }
+    }
+
+    func removeFile(_ name: String, blobs: BlobStore) throws -> Bool {
+        try storage.writeAndWait { ctx -> Bool in
+            let tx = SQLiteTransaction(db: ctx.db)
+            guard let record = try tx.file(name) else { return false }
+            try tx.deleteFile(name)
+            try blobs.release(record.blobHash, in: ctx)
+            return true
+        }
+    }
+}
+
+/// One connection seen through the Parse operations. All of the API's object SQL lives here.
+final class SQLiteTransaction: ParseTransaction {
+    let db: Database
+
+    init(db: Database) { self.db = db }
+
+    static let objectColumns = "o.class, o.id, o.data, o.acl, o.created_at, o.updated_at"
+
+    func value(_ s: SQLScalar) -> SQLValue {
+        switch s {
+        case .null: return .null
+        case .integer(let i): return .integer(i)
+        case .real(let d): return .real(d)
+        case .text(let t): return .text(t)
+        }
+    }
+
+    func scalar(_ v: SQLValue) -> SQLScalar {
+        switch v {
+        case .integer(let i): return .integer(i)
+        case .real(let d): return .real(d)
+        case .text(let t): return .text(t)
+        default: return .null
+        }
+    }
+
+    func decode(_ row: Row) throws -> StoredObject {
+        let dataText = row["data"].string ?? "{}"
+        guard let data = try? JSONParser.parse(dataText, options: StoredJSON.options).objectValue else {
+            throw StorageError.corrupt("parse_objects.data is not a JSON object")
+        }
+        var acl: JSONObject?
+        if let a = row["acl"].string, let parsed = try? JSONParser.parse(a, options: StoredJSON.options).objectValue {
+            acl = parsed
+        }
+        return StoredObject(className: row["class"].string ?? "", objectId: row["id"].string ?? "", data: data,
+                            acl: acl, createdAt: row["created_at"].string ?? "", updatedAt: row["updated_at"].string ?? "")
+    }
+
+    /// Maps SQLite uniqueness failures to the rule that was broken.
+    func mapConflict(_ error: any Error) -> any Error {
+        guard case StorageError.constraint(let message) = error else { return error }
+        if message.contains("parse_users_username") { return StoreConflict.username }
+        if message.contains("parse_users_email") { return StoreConflict.email }
+        if message.contains("parse_roles_name") { return StoreConflict.roleName }
+        if message.contains("parse_sessions_token") { return StoreConflict.sessionToken }
+        if message.contains("parse_idempotency") { return StoreConflict.requestId }
+        if message.contains("parse_files") { return StoreConflict.fileName }
+        if message.contains("parse_objects") { return StoreConflict.objectId }
+        return StoreConflict.other
+    }
+
+    // MARK: Objects
+
+    func object(_ className: String, _ objectId: String) throws -> StoredObject? {
+        try db.queryOne("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND o.id = ?",
+                        [.text(className), .text(objectId)]).map(decode)
+    }
+
+    func objects(_ className: String, ids: [String]) throws -> [StoredObject] {
+        guard !ids.isEmpty else { return [] }
+        let list = JSON.array(ids.map { .string($0) }).serialized()
+        return try db.query("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND o.id IN "
+                            + "(SELECT value FROM json_each(?))", [.text(className), .text(list)]).map(decode)
+    }
+
+    func insert(_ o: StoredObject) throws {
+        let perms = ACLPermissions(o.acl)
+        do {
+            try db.run("INSERT INTO parse_objects (class, id, data, acl, rperm, wperm, created_at, updated_at) "
+                       + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       [.text(o.className), .text(o.objectId), .text(JSON.object(o.data).serialized()),
+                        o.acl.map { .text(JSON.object($0).serialized()) } ?? .null,
+                        perms.readJSON.map { .text($0) } ?? .null, perms.writeJSON.map { .text($0) } ?? .null,
+                        .text(o.createdAt), .text(o.updatedAt)])
+        } catch {
+            throw mapConflict(error)
+        }
+    }
+
+    func update(_ o: StoredObject) throws {
+        let perms = ACLPermissions(o.acl)
+        do {
+            try db.run("UPDATE parse_objects SET data = ?, acl = ?, rperm = ?, wperm = ?, updated_at = ? "
+                       + "WHERE class = ? AND id = ?",
+                       [.text(JSON.object(o.data).serialized()),
+                        o.acl.map { .text(JSON.object($0).serialized()) } ?? .null,
+                        perms.readJSON.map { .text($0) } ?? .null, perms.writeJSON.map { .text($0) } ?? .null,
+                        .text(o.updatedAt), .text(o.className), .text(o.objectId)])
+        } catch {
+            throw mapConflict(error)
+        }
+    }
+
+    @discardableResult
+    func delete(_ className: String, _ objectId: String) throws -> Bool {
+        try db.run("DELETE FROM parse_objects WHERE class = ? AND id = ?", [.text(className), .text(objectId)]) > 0
+    }
+
+    func deleteAll(_ className: String) throws {
+        try db.run("DELETE FROM parse_objects WHERE class = ?", [.text(className)])
+    }
+
+    func count(_ className: String) throws -> Int {
+        Int(try db.queryOne("SELECT count(*) AS n FROM parse_objects WHERE class = ?", [.text(className)])?["n"].int64 ?? 0)
+    }
+
+    func find(_ className: String, path: [String], equals value: SQLScalar, limit: Int) throws -> [StoredObject] {
+        let expr = SQLPath.extract(column: "o.data", path: path)
+        return try db.query("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND \(expr) = ? "
+                            + "ORDER BY o.seq LIMIT ?", [.text(className), self.value(value), .integer(Int64(limit))])
+            .map(decode)
+    }
+
+    func selectSQL(_ q: CompiledQuery, columns: String) -> (String, [SQLValue]) {
+        var sql = "SELECT \(columns) FROM parse_objects o WHERE o.class = ?"
+        var args: [SQLValue] = [.text(q.className)]
+        for c in q.conditions { sql += " AND (\(c))" }
+        args += q.args.map(value)
+        return (sql, args)
+    }
+
+    func run(_ q: CompiledQuery) throws -> [StoredObject] {
+        var (sql, args) = selectSQL(q, columns: Self.objectColumns)
+        sql += " ORDER BY " + (q.order + ["o.seq"]).joined(separator: ", ")
+        args += q.orderArgs.map(value)
+        // LIMIT -1 is SQLite's "no limit", needed when only OFFSET is given.
+        sql += " LIMIT ? OFFSET ?"
+        args += [.integer(Int64(q.limit ?? -1)), .integer(Int64(q.skip))]
+        return try db.query(sql, args).map(decode)
+    }
+
+    func stream(_ q: CompiledQuery, _ body: (StoredObject) throws -> Bool) throws {
+        var (sql, args) = selectSQL(q, columns: Self.objectColumns)
+        sql += " ORDER BY " + (q.order + ["o.seq"]).joined(separator: ", ")
+        args += q.orderArgs.map(value)
+        try db.forEach(sql, args) { row in try body(try decode(row)) }
+    }
+
+    func runCount(_ q: CompiledQuery) throws -> Int {
+        let (sql, args) = selectSQL(q, columns: "count(*) AS n")
+        return Int(try db.queryOne(sql, args)?["n"].int64 ?? 0)
+    }
+
+    func runScalars(_ sql: String, _ args: [SQLScalar]) throws -> [SQLScalar] {
+        try db.query(sql, args.map(value)).map { scalar($0[0]) }
+    }
+}

@@ -1,0 +1,69 @@
+import Core
+import Storage
+
+extension SQLiteTransaction {
+    func schema(_ className: String) throws -> ClassSchema? {
+        try db.queryOne("SELECT class, fields, clp, indexes FROM parse_schemas WHERE class = ?", [.text(className)])
+            .map(decodeSchema)
+    }
+
+    func allSchemas() throws -> [ClassSchema] {
+        try db.query("SELECT class, fields, clp, indexes FROM parse_schemas ORDER BY class").map(decodeSchema)
+    }
+
+    func saveSchema(_ s: ClassSchema) throws {
+        var fields = JSONObject()
+        for (name, def) in s.fields {
+            var o = def.type.schemaJSON
+            if def.required { o["required"] = true }
+            if let d = def.defaultValue { o["defaultValue"] = d }
+            fields[name] = .object(o)
+        }
+        try db.run("INSERT INTO parse_schemas (class, fields, clp, indexes) VALUES (?, ?, ?, ?) "
+                   + "ON CONFLICT(class) DO UPDATE SET fields = excluded.fields, clp = excluded.clp, "
+                   + "indexes = excluded.indexes",
+                   [.text(s.className), .text(JSON.object(fields).serialized()),
+                    s.clp.map { .text(JSON.object($0).serialized()) } ?? .null,
+                    .text(JSON.object(s.indexes).serialized())])
+    }
+
+    func deleteSchema(_ className: String) throws {
+        try db.run("DELETE FROM parse_schemas WHERE class = ?", [.text(className)])
+    }
+
+    private func decodeSchema(_ row: Row) throws -> ClassSchema {
+        let name = row["class"].string ?? ""
+        var schema = ClassSchema(className: name)
+        if let text = row["fields"].string, let obj = try? JSONParser.parse(text, options: StoredJSON.options).objectValue {
+            for (field, def) in obj {
+                guard let d = def.objectValue, let typeName = d["type"]?.stringValue,
+                      let type = FieldType.named(typeName, target: d["targetClass"]?.stringValue) else { continue }
+                schema.fields.append((field, FieldDefinition(type: type, required: d["required"]?.boolValue ?? false,
+                                                             defaultValue: d["defaultValue"])))
+            }
+        }
+        if let text = row["clp"].string { schema.clp = try? JSONParser.parse(text, options: StoredJSON.options).objectValue }
+        if let text = row["indexes"].string,
+           let obj = try? JSONParser.parse(text, options: StoredJSON.options).objectValue {
+            schema.indexes = obj
+        }
+        return schema
+    }
+
+    // MARK: Indexes
+
+    /// Index names are validated (`^[A-Za-z0-9_]{1,64}$`) and class names too, so quoting is enough;
+    /// the expressions are the compiler's own (built from validated field names).
+    func createIndex(name: String, className: String, expressions: [String]) throws {
+        let sqlName = Self.indexName(name, className)
+        let classLiteral = "'" + className.replacingOccurrences(of: "'", with: "''") + "'"
+        try db.execute("CREATE INDEX IF NOT EXISTS \"\(sqlName)\" ON parse_objects(\(expressions.joined(separator: ", ")))"
+                       + " WHERE class = \(classLiteral)")
+    }
+
+    func dropIndex(name: String, className: String) throws {
+        try db.execute("DROP INDEX IF EXISTS \"\(Self.indexName(name, className))\"")
+    }
+
+    static func indexName(_ name: String, _ className: String) -> String { "parse_idx_\(className)_\(name)" }
+}

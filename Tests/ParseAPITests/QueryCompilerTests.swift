@@ -1,0 +1,82 @@
+import XCTest
+import Core
+@testable import ParseAPI
+
+/// The pure pieces of query handling: dates, relative times, regexes and list parameters.
+final class QueryCompilerTests: XCTestCase {
+    func testDateNormalisation() {
+        XCTAssertEqual(ParseDate.normalize("2024-01-01T00:00:00+02:00"), "2023-12-31T22:00:00.000Z")
+        XCTAssertEqual(ParseDate.normalize("2024-01-01t00:00:00.123456z"), "2024-01-01T00:00:00.123Z")
+        XCTAssertEqual(ParseDate.normalize("0000-01-01T00:00:00Z"), "0000-01-01T00:00:00.000Z")
+        XCTAssertEqual(ParseDate.normalize("2024-02-29T23:59:59.5-00:30"), "2024-03-01T00:29:59.500Z")
+        for bad in ["yesterday", "2024-02-30T00:00:00Z", "2024-01-01T00:00:00", "2024-01-01 00:00:00Z", "2024-01-01T24:00:00Z"] {
+            XCTAssertNil(ParseDate.normalize(bad), bad)
+        }
+        XCTAssertEqual(ParseDate.format(epochMillis: 1_700_000_000_123), "2023-11-14T22:13:20.123Z")
+    }
+
+    func testRelativeTime() throws {
+        let now = 1_700_000_000_000
+        XCTAssertEqual(try RelativeTime.resolve("now", op: "$lt", nowMillis: now), ParseDate.format(epochMillis: now))
+        XCTAssertEqual(try RelativeTime.resolve("3 days ago", op: "$gt", nowMillis: now), ParseDate.format(epochMillis: now - 3 * 86_400_000))
+        XCTAssertEqual(try RelativeTime.resolve("in 1 hr 2 mins", op: "$lt", nowMillis: now),
+                       ParseDate.format(epochMillis: now + 3_720_000))
+        XCTAssertThrowsError(try RelativeTime.resolve("in 1 day ago", op: "$lt")) {
+            XCTAssertEqual(($0 as? ParseError)?.message, "bad $relativeTime ($lt) value. Time cannot have both 'in' and 'ago'")
+        }
+        XCTAssertThrowsError(try RelativeTime.resolve("3 days", op: "$lt"))
+        XCTAssertThrowsError(try RelativeTime.resolve("in 1", op: "$lt"))
+        XCTAssertThrowsError(try RelativeTime.resolve("in x days", op: "$lt"))
+    }
+
+    func testRegexEngine() throws {
+        func m(_ p: String, _ s: String, _ o: String = "") throws -> Bool { try RegexProgram.compile(p, options: o).matches(s) }
+        XCTAssertTrue(try m("^Ome", "Omelette"))
+        XCTAssertTrue(try m("^ome", "Omelette", "i"))
+        XCTAssertTrue(try m("l{2}", "hello"))
+        XCTAssertTrue(try m("^l{3}", "lll x"))
+        XCTAssertTrue(try m("a|b", "xxb"))
+        XCTAssertTrue(try m("\\d+\\.\\d{2}$", "price 12.50"))
+        XCTAssertTrue(try m("^a.c$", "abc"))
+        XCTAssertFalse(try m("^a.c$", "a\nc"))
+        XCTAssertTrue(try m("^a.c$", "a\nc", "s"))
+        XCTAssertTrue(try m("^b", "a\nb", "m"))
+        XCTAssertTrue(try m("\\bcat\\b", "a cat!"))
+        XCTAssertFalse(try m("\\bcat\\b", "concat"))
+        XCTAssertTrue(try m("[^a-c]x", "dx"))
+        XCTAssertTrue(try m("(?i)HELLO", "hello"))
+        XCTAssertTrue(try m("\\Qa.b*c\\E", "xa.b*cx"))
+        XCTAssertFalse(try m("\\Qa.b*c\\E", "aXbbc"))
+        let long = String(repeating: "a", count: 50_000) + "b"
+        XCTAssertFalse(try m("(a+)+$", long))
+        for unsupported in ["(a)\\1", "(?=x)", "(?<=x)", "a++", "(?>a)"] {
+            XCTAssertThrowsError(try RegexProgram.compile(unsupported, options: "")) { XCTAssertEqual(($0 as? ParseError)?.code, 102) }
+        }
+        for bad in ["[", "(", "a{2,1}", "*a"] {
+            XCTAssertThrowsError(try RegexProgram.compile(bad, options: ""), bad)
+        }
+        XCTAssertTrue(try RegexProgram.compile("^(?=.*[0-9])(?=.{8,})", options: "", allowLookaround: true).matches("abcdefg1"))
+        XCTAssertFalse(try RegexProgram.compile("^(?=.*[0-9])(?=.{8,})", options: "", allowLookaround: true).matches("abc1"))
+    }
+
+    func testLiteralForms() throws {
+        XCTAssertEqual(try RegexProgram.compile("^\\Qab\\E", options: "").literal,
+                       RegexLiteral(text: "ab", anchoredStart: true, anchoredEnd: false, caseInsensitive: false))
+        XCTAssertEqual(try RegexProgram.compile("\\Qab\\E\\z", options: "i").literal,
+                       RegexLiteral(text: "ab", anchoredStart: false, anchoredEnd: true, caseInsensitive: true))
+        XCTAssertNil(try RegexProgram.compile("a+", options: "").literal)
+        XCTAssertNil(try RegexProgram.compile("^é", options: "i").literal)
+    }
+
+    func testListParameters() throws {
+        XCTAssertEqual(try QueryOptions.list(["a", "b"]), ["a", "b"])
+        XCTAssertEqual(try QueryOptions.list("a, b,,c"), ["a", "b", "c"])
+        XCTAssertEqual(try QueryOptions.list([["-x", "y"]]), ["-x", "y"])
+        XCTAssertThrowsError(try QueryOptions.list(5))
+    }
+
+    func testQueryKeyGrammar() {
+        XCTAssertTrue(WhereCompiler.isQueryKey("a.b_c"))
+        for bad in ["$where", "_rperm", "a..b", "a.", "1a", "a b"] { XCTAssertFalse(WhereCompiler.isQueryKey(bad), bad) }
+    }
+}

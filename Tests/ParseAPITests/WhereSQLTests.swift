@@ -1,0 +1,77 @@
+import XCTest
+import Core
+import Storage
+@testable import ParseAPI
+
+/// The `where` compiler against a real database: generated SQL runs, binds values, and uses indexes.
+final class WhereSQLTests: XCTestCase {
+    var server: ParseTestServer!
+
+    override func setUpWithError() throws { server = try ParseTestServer() }
+    override func tearDown() { server.stop() }
+
+    func compile(_ whereText: String, className: String = "C") throws -> (String, [SQLScalar]) {
+        let w = try XCTUnwrap(try JSONParser.parse(whereText).objectValue)
+        let store = SQLiteParseStore(storage: server.storage)
+        return try store.read { tx in
+            var c = WhereCompiler(className: className, schema: try Schemas.load(className, tx), caller: .master, protectedFields: [],
+                                  tx: tx, config: ParseConfig())
+            let sql = try c.compile(w)
+            return (sql, c.args)
+        }
+    }
+
+    func testValuesAreBoundNotInlined() throws {
+        let (sql, args) = try compile(#"{"name":"x'); DROP TABLE parse_objects; --","n":{"$in":[1,2,3]}}"#)
+        XCTAssertFalse(sql.contains("DROP"))
+        XCTAssertEqual(args.first, .text("x'); DROP TABLE parse_objects; --"))
+        XCTAssertTrue(args.contains(.text("[1,2,3]")))
+    }
+
+    func testNestingLimits() throws {
+        var deep = #"{"a":1}"#
+        for _ in 0..<11 { deep = #"{"$or":[\#(deep)]}"# }
+        XCTAssertThrowsError(try compile(deep)) { XCTAssertEqual(($0 as? ParseError)?.code, 102) }
+    }
+
+    func testStoredHashFormatAndImportedHashes() throws {
+        _ = try server.json("POST", "/parse/users", body: #"{"username":"cook","password":"secret"}"#, status: 201)
+        let hash = try server.storage.read { db in
+            try db.queryOne("SELECT json_extract(data, '$._hashed_password') AS h FROM parse_objects WHERE class = '_User'")?["h"].string
+        }
+        XCTAssertEqual(hash?.count, 60)
+        XCTAssertTrue(hash?.hasPrefix("$2b$10$") ?? false)
+        // Users imported from Parse Server keep their bcrypt hashes.
+        for (name, imported, password) in [("imp1", "$2b$10$CCCCCCCCCCCCCCCCCCCCC.07SoMsclJg8ImIR6hQwcm7q7cPtwvQ6", "password"),
+                                           ("imp2", "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW", "U*U")] {
+            let data = JSON.object(["username": .string(name), "_username_folded": .string(name),
+                                    "_hashed_password": .string(imported)]).serialized()
+            try server.storage.writeAndWait { ctx in
+                try ctx.db.run("INSERT INTO parse_objects (class, id, data, created_at, updated_at) VALUES ('_User', ?, ?, "
+                               + "'2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')", [.text(name + "xxxxxx"), .text(data)])
+            }
+            let body = JSON.object(["username": .string(name), "password": .string(password)]).serialized()
+            XCTAssertNotNil(try server.json("POST", "/parse/login", body: body, status: 200)["sessionToken"])
+        }
+    }
+
+    func testDeclaredIndexIsUsed() throws {
+        let master = ParseTestServer.headers(master: true)
+        _ = try server.json("POST", "/parse/schemas/C", headers: master, body: #"{"fields":{"name":{"type":"String"}}}"#, status: 200)
+        _ = try server.json("PUT", "/parse/schemas/C", headers: master, body: #"{"indexes":{"name_1":{"name":1}}}"#, status: 200)
+        let (cond, args) = try compile(#"{"name":"x"}"#)
+        let sqlArgs: [SQLValue] = [.text("C")] + args.map { a in
+            switch a {
+            case .text(let t): return .text(t)
+            case .integer(let i): return .integer(i)
+            case .real(let d): return .real(d)
+            case .null: return .null
+            }
+        }
+        let plan = try server.storage.read { db in
+            try db.query("EXPLAIN QUERY PLAN SELECT o.id FROM parse_objects o WHERE o.class = ? AND (\(cond))", sqlArgs)
+                .map { $0["detail"].string ?? "" }.joined(separator: "\n")
+        }
+        XCTAssertTrue(plan.contains("parse_idx_C_name_1"), plan)
+    }
+}
