@@ -40,6 +40,7 @@ struct ParseConfig: Sendable {
     var allowHeaders: [String] = []
     var queryTimeoutSeconds: Double = 10
     var batchMaxRequests = 1000
+    var rateLimits: [RateLimitRule] = RateLimitRule.builtIn
     var bcryptCost = 10
 
     struct FileUploadRules: Sendable {
@@ -131,6 +132,7 @@ struct ParseConfig: Sendable {
         queryTimeoutSeconds = try r.double("queryTimeout", 10)
         batchMaxRequests = try r.int("batchMaxRequests", 1000, min: 1, max: 100_000)
         bcryptCost = try r.int("bcryptCost", 10, min: 4, max: 31)
+        if let rl = section["rateLimit"], !rl.isNull { rateLimits = try RateLimitRule.parse(rl, key: "parse.rateLimit") }
     }
 
     /// True when at least one client key is configured (then one must match on every request, §3.2).

@@ -28,7 +28,8 @@ extension ParseApp {
                 body["_method"] = nil
             }
             try resolveCredentials(ctx, body: &body, segments: segments)
-            try limiter.check(ctx, segments: segments, rules: config)
+            try limiter.check(path: "/" + segments.joined(separator: "/"), method: ctx.method.rawValue, caller: ctx.caller,
+                              clientAddress: clientAddress(req))
             guard let (route, params) = routes.match(ctx.method, segments) else { throw ParseError.unknownRoute }
             ctx.pathParams = params
             if route.options.masterOnly { try ctx.requireMaster() }

@@ -101,3 +101,18 @@ final class ParseDurabilityTests: XCTestCase {
         XCTAssertEqual((try JSONParser.parse(list.body))["results"]?.arrayValue?.count, 1)
     }
 }
+
+/// A configured rate-limit rule applies to every batch sub-request (spec §3.8).
+final class ParseBatchRateLimitTests: ParseConformanceCase {
+    override var environment: [String: String] {
+        ["QUARTET_PARSE_RATE_LIMIT": #"[{"requestPath":"/classes/*","requestTimeWindow":60000,"requestCount":10,"includeInternalRequests":true}]"#]
+    }
+
+    func test_PA_025_batch_counts_each_sub_request() throws {
+        let items = (0..<12).map { _ in #"{"method":"POST","path":"/parse/classes/Limited","body":{}}"# }
+        let j = try parse.expect(200, "POST", "/parse/batch", body: #"{"requests":[\#(items.joined(separator: ","))]}"#)
+        let list = try XCTUnwrap(j.arrayValue)
+        XCTAssertEqual(list.filter { $0["success"] != nil }.count, 10)
+        XCTAssertEqual(list.filter { $0["error"] == ["code": 100, "error": "Too many requests."] }.count, 2)
+    }
+}
