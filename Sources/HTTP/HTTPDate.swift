@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// IMF-fixdate formatting ("Sun, 06 Nov 1994 08:49:37 GMT") without Foundation, for `Date` and
 /// `Last-Modified` headers.
@@ -29,17 +30,25 @@ enum HTTPDate {
     }
 }
 
-/// The `Date: ...\r\n` header line, formatted at most once per second per event loop.
-struct DateHeaderCache {
-    private var second = -1
-    private(set) var line: [UInt8] = []
+/// The `Date: ...\r\n` header line, formatted at most once per second and shared by every thread that
+/// serializes responses.
+final class DateHeaderCache: Sendable {
+    private struct Entry {
+        var second = -1
+        var line: [UInt8] = []
+    }
 
-    /// Refreshes the cached line when the second changed.
-    mutating func refresh() {
+    private let entry = Mutex(Entry())
+
+    /// The line for the current second.
+    func line() -> [UInt8] {
         let now = HTTPDate.nowSeconds()
-        if now != second {
-            second = now
-            line = Array("Date: \(HTTPDate.format(epochSeconds: now))\r\n".utf8)
+        return entry.withLock { entry in
+            if entry.second != now {
+                entry.second = now
+                entry.line = Array("Date: \(HTTPDate.format(epochSeconds: now))\r\n".utf8)
+            }
+            return entry.line
         }
     }
 }

@@ -12,23 +12,24 @@ extension HTTPRequestParser {
         var connectionKeepAlive = false
         var expectsContinue = false
 
-        /// Looks at one field; names are recognised by length first so most fields cost one comparison.
+        /// Looks at one field; names are recognised by length and first letter, so most fields cost no
+        /// string comparison at all.
         mutating func note(_ buf: UnsafeRawBufferPointer, field: FieldLine) throws(HTTPError) {
             let start = field.nameStart
             let length = field.nameEnd - field.nameStart
-            switch length {
-            case 4 where buf.equalsIgnoringCase(start: start, length: length, lowercase: "host"):
+            switch (length, ByteClass.lower(buf[start])) {
+            case (4, 0x68) where buf.equalsIgnoringCase(start: start, length: length, lowercase: "host"):
                 hostCount += 1
-            case 6 where buf.equalsIgnoringCase(start: start, length: length, lowercase: "expect"):
+            case (6, 0x65) where buf.equalsIgnoringCase(start: start, length: length, lowercase: "expect"):
                 if buf.equalsIgnoringCase(start: field.valueStart, length: field.valueEnd - field.valueStart,
                                           lowercase: "100-continue") {
                     expectsContinue = true
                 }
-            case 10 where buf.equalsIgnoringCase(start: start, length: length, lowercase: "connection"):
+            case (10, 0x63) where buf.equalsIgnoringCase(start: start, length: length, lowercase: "connection"):
                 noteConnection(buf, field: field)
-            case 14 where buf.equalsIgnoringCase(start: start, length: length, lowercase: "content-length"):
+            case (14, 0x63) where buf.equalsIgnoringCase(start: start, length: length, lowercase: "content-length"):
                 try noteContentLength(buf, field: field)
-            case 17 where buf.equalsIgnoringCase(start: start, length: length, lowercase: "transfer-encoding"):
+            case (17, 0x74) where buf.equalsIgnoringCase(start: start, length: length, lowercase: "transfer-encoding"):
                 try noteTransferEncoding(buf, field: field)
             default:
                 break

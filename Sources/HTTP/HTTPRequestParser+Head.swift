@@ -17,7 +17,9 @@ extension HTTPRequestParser {
             }
             let field = try parseFieldLine(buf, start: cursor, end: lf - 1)
             try fields.note(buf, field: field)
-            headers.add(buf.string(field.nameStart, field.nameEnd), buf.string(field.valueStart, field.valueEnd))
+            let name = CommonHeaderNames.lookup(buf, field.nameStart, field.nameEnd)
+                ?? buf.string(field.nameStart, field.nameEnd)
+            headers.add(name, buf.string(field.valueStart, field.valueEnd))
             cursor = lf + 1
         }
 
@@ -72,7 +74,7 @@ extension HTTPRequestParser {
         while valueStart < end, ByteClass.isOWS(buf[valueStart]) { valueStart += 1 }
         var valueEnd = end
         while valueEnd > valueStart, ByteClass.isOWS(buf[valueEnd - 1]) { valueEnd -= 1 }
-        for i in valueStart..<valueEnd where !ByteClass.isFieldValueChar(buf[i]) {
+        guard buf.allFieldValueChars(from: valueStart, to: valueEnd) else {
             throw .badRequest("invalid byte in header value")
         }
         return FieldLine(nameStart: start, nameEnd: nameEnd, valueStart: valueStart, valueEnd: valueEnd)

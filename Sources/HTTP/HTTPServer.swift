@@ -120,6 +120,7 @@ public final class HTTPServer: Sendable {
         guard first else { return }
         beginDraining()
         let (loops, context) = state.withLock { ($0.loops, $0.context) }
+        context?.shuttingDown.store(true, ordering: .relaxed)
         for loop in loops { loop.post(.drain) }
         let deadline = Sys.monotonicNanos() &+ Sys.nanos(configuration.shutdownGrace)
         while let context, context.openConnections.load(ordering: .relaxed) > 0, Sys.monotonicNanos() < deadline {

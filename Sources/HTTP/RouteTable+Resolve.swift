@@ -25,7 +25,7 @@ extension RouteTable {
     /// segments beat `:param` beat `*`, and a less specific route with the right method beats a more
     /// specific one without it. HEAD falls back to GET.
     func resolve(method: HTTPMethod, host: String?, rawPath: String) -> RouteResolution {
-        let hostName = host.map(HostPattern.hostName)
+        let hostName = hasHostGroups ? host.map(HostPattern.hostName) : nil
         var firstGroup: CompiledGroup?
         var pathOwner: (group: CompiledGroup, allowed: [HTTPMethod])?
         for group in groups {
@@ -36,6 +36,12 @@ extension RouteTable {
                 hostParameters = captures
             }
             if firstGroup == nil { firstGroup = group }
+            if let key = RouteTable.staticKey(relative), let routes = group.staticRoutes[key],
+               let route = RouteTable.pick(routes, method) {
+                // A fully literal route matching the whole path outranks every other route of the group.
+                return .matched(RouteMatch(group: group, route: route, pathParameters: [:], wildcard: nil,
+                                           hostParameters: hostParameters))
+            }
             let segments = relative.split(separator: "/", omittingEmptySubsequences: true)
             var captures: [Substring] = []
             var found: RouteMatch?
@@ -91,6 +97,22 @@ extension RouteTable {
             return visitor(node.wildcardRoutes, captures, relative[segment.startIndex...])
         }
         return false
+    }
+
+    /// The static-route key of a relative path ("/a/b" -> "a/b", "" or "/" -> ""), or nil when the path
+    /// needs the full walk (percent-escapes, empty segments, trailing slash).
+    private static func staticKey(_ relative: Substring) -> String? {
+        var rest = relative
+        if rest.hasPrefix("/") { rest = rest.dropFirst() }
+        var previousSlash = false
+        for byte in rest.utf8 {
+            if byte == UInt8(ascii: "%") { return nil }
+            let slash = byte == UInt8(ascii: "/")
+            if slash && previousSlash { return nil }
+            previousSlash = slash
+        }
+        if previousSlash { return nil }
+        return String(rest)
     }
 
     private static func pick(_ routes: [CompiledRoute], _ method: HTTPMethod) -> CompiledRoute? {

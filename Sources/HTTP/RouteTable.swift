@@ -56,6 +56,9 @@ final class CompiledGroup: Sendable {
     let cors: CORSPolicy?
     let errorRenderer: ErrorRenderer?
     let root: RouteNode
+    /// Routes made only of literal segments, by their path without the leading "/" (segments joined by
+    /// "/"): the common case is then one dictionary lookup instead of a tree walk.
+    let staticRoutes: [String: [CompiledRoute]]
 
     init(spec: Router.GroupSpec) {
         prefix = spec.prefix
@@ -64,14 +67,23 @@ final class CompiledGroup: Sendable {
         cors = spec.cors
         errorRenderer = spec.errorRenderer
         let root = RouteNode()
+        var staticRoutes: [String: [CompiledRoute]] = [:]
         for route in spec.routes {
             let segments = route.pattern.split(separator: "/", omittingEmptySubsequences: true)
             let names = segments.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
-            root.insert(CompiledRoute(method: route.method, pattern: route.pattern, maxBodyBytes: route.maxBodyBytes,
-                                      handler: route.handler, parameterNames: names),
-                        segments: segments[...])
+            let compiled = CompiledRoute(method: route.method, pattern: route.pattern,
+                                         maxBodyBytes: route.maxBodyBytes, handler: route.handler,
+                                         parameterNames: names)
+            root.insert(compiled, segments: segments[...])
+            if !segments.contains(where: { $0.hasPrefix(":") || $0 == "*" }) {
+                let key = segments.joined(separator: "/")
+                if !(staticRoutes[key]?.contains { $0.method == route.method } ?? false) {
+                    staticRoutes[key, default: []].append(compiled)
+                }
+            }
         }
         self.root = root
+        self.staticRoutes = staticRoutes
     }
 
     /// The part of `rawPath` below this group's prefix, or nil when the prefix does not match.
@@ -100,6 +112,7 @@ final class CompiledGroup: Sendable {
 /// registration order.
 final class RouteTable: Sendable {
     let groups: [CompiledGroup]
+    let hasHostGroups: Bool
 
     init(groups specs: [Router.GroupSpec]) {
         let compiled = specs.enumerated().map { (offset: $0.offset, group: CompiledGroup(spec: $0.element)) }
@@ -111,6 +124,7 @@ final class RouteTable: Sendable {
             }
             return lhs.offset < rhs.offset
         }.map(\.group)
+        hasHostGroups = groups.contains { $0.host != nil }
     }
 
     /// The group whose prefix (and host pattern, when a host is known) matches a target: used to pick the

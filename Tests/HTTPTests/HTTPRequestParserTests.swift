@@ -28,6 +28,12 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertEqual(head.headers.map(\.name), ["Host", "X-A", "X-B", "x-a", "X-Empty"])
     }
 
+    func testHeaderNamesKeepTheirCase() throws {
+        let head = try XCTUnwrap(runParser("GET / HTTP/1.1\r\nhost: h\r\nUSER-AGENT: x\r\nUser-Agent: y\r\n\r\n").heads.first)
+        XCTAssertEqual(head.headers.map(\.name), ["host", "USER-AGENT", "User-Agent"])
+        XCTAssertEqual(head.headers.values("user-agent"), ["x", "y"])
+    }
+
     func testOtherMethodsAndObsTextValue() throws {
         let run = runParser("COPY /db/doc HTTP/1.1\r\nHost: h\r\nDestination: caf\u{e9}\r\n\r\n")
         let head = try XCTUnwrap(run.heads.first)

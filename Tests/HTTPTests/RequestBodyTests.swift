@@ -55,3 +55,38 @@ final class RequestBodyTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
     }
 }
+
+final class RequestBodyCollectorTests: XCTestCase {
+    func testSmallBodiesStayInMemory() throws {
+        var collector = RequestBodyCollector(inMemoryThreshold: 10, tempDirectory: NSTemporaryDirectory())
+        XCTAssertEqual(collector.finish(), .empty)
+        try collector.append([1, 2, 3])
+        try collector.append(Array(repeating: 4, count: 7))
+        XCTAssertEqual(collector.count, 10)
+        XCTAssertEqual(collector.finish(), .bytes([1, 2, 3] + Array(repeating: 4, count: 7)))
+    }
+
+    func testLargeBodiesAreSpooled() throws {
+        var collector = RequestBodyCollector(inMemoryThreshold: 10, tempDirectory: NSTemporaryDirectory())
+        try collector.append([1, 2, 3, 4, 5, 6])
+        try collector.append([7, 8, 9, 10, 11])
+        try collector.append([12])
+        let body = collector.finish()
+        defer { body.removeTemporaryFile() }
+        guard case .file(_, let length) = body else { return XCTFail("expected a file body") }
+        XCTAssertEqual(length, 12)
+        XCTAssertEqual(try body.readAll(limit: 100), Array(1...12))
+    }
+
+    func testDiscardRemovesFile() throws {
+        let directory = NSTemporaryDirectory() + "quartet-collector-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var collector = RequestBodyCollector(inMemoryThreshold: 1, tempDirectory: directory)
+        try collector.append([1, 2, 3])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).count, 1)
+        collector.discard()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [])
+        XCTAssertEqual(collector.finish(), .empty)
+    }
+}

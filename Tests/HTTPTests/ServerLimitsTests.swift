@@ -114,6 +114,28 @@ final class ServerLimitsTests: XCTestCase {
         XCTAssertEqual(try client.request("GET", "/health%zz").status, 400)
     }
 
+    func testGroupLimitsLowerTheServerLimits() throws {
+        var lower = Limits()
+        lower.maxRequestTarget = 50
+        lower.maxHeaderCount = 5
+        lower.maxBodyBytes = 4
+        let server = try TestServer { router in
+            router.group("/bb", limits: lower).post("/x") { request in .response(.text(.ok, "\(request.body.count)")) }
+            router.group("").post("/x") { request in .response(.text(.ok, "\(request.body.count)")) }
+        }
+        let client = try server.client()
+        XCTAssertEqual(try client.request("POST", "/bb/x", body: "1234").text, "4")
+        XCTAssertEqual(try client.request("POST", "/bb/x?" + String(repeating: "q", count: 60), body: "").status, 414)
+        let many = try server.client()
+        var headers: [String: String] = [:]
+        for index in 0..<6 { headers["X-\(index)"] = "v" }
+        XCTAssertEqual(try many.request("POST", "/bb/x", headers: headers, body: "").status, 431)
+        let big = try server.client()
+        XCTAssertEqual(try big.request("POST", "/bb/x", body: "12345").status, 413)
+        let root = try server.client()
+        XCTAssertEqual(try root.request("POST", "/x", headers: headers, body: "12345").text, "5")
+    }
+
     func testSlowHeaderClientIsDropped() throws {
         let server = try makeServer { $0.headerReadTimeout = .milliseconds(300) }
         let slow = try server.client()

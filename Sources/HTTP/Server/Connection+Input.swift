@@ -7,7 +7,8 @@ extension Connection {
 
     /// Reads everything the socket has (edge-triggered epoll only reports new data once), feeding the
     /// parser after each read.
-    func readAvailable() {
+    func readAvailable(hangUp: Bool = true) {
+        hangUpSeen = hangUp
         while phase != .closed {
             let busy = phase == .handling || phase == .parked || phase == .writing
             if busy && input.count - inputStart > Connection.maxBufferedInput {
@@ -20,6 +21,10 @@ extension Connection {
                 input.append(contentsOf: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
                 noteInputArrived()
                 processInput()
+                // A short plain read drained the socket: the next arrival raises a new edge, so the usual
+                // extra read that would only return EAGAIN is skipped (not after a hang-up, whose EOF must
+                // still be read; TLS may hold decrypted bytes back, so it always reads on).
+                if count < loop.readBuffer.count && tls == nil && !hangUpSeen { return }
             case .wouldBlock:
                 return
             case .endOfStream:
@@ -50,6 +55,9 @@ extension Connection {
         case .readingHead, .readingBody, .lingering, .parked:
             // No complete request can follow; a parked request's client is gone (the reason long polls
             // watch for it).
+            close()
+        case .writing where stream != nil && !streamEnded:
+            // A feed has no natural end; its reader left, so stop producing.
             close()
         case .handling, .writing:
             // Answer what was asked, then close.
@@ -125,7 +133,7 @@ extension Connection {
     /// The parser rejected the input: answer (rendered by the group the target points at, when the
     /// request line got that far) and close, because the byte stream can no longer be trusted.
     func earlyError(_ error: HTTPError) {
-        let rawPath = current?.request.rawPath ?? sniffTarget()
+        let rawPath = current?.rawPath ?? sniffTarget()
         let group = rawPath.flatMap { context.router.table().group(forRawPath: $0, host: current?.head.headers["Host"]) }
         let response = ErrorRendering.render(error, request: current?.request, renderer: group?.errorRenderer)
         current?.group = group

@@ -1,8 +1,8 @@
 import Glibc
 
 extension Connection {
-    /// A request head arrived: build the request, route it, apply the route's body limit and decide on
-    /// `100 Continue`.
+    /// A request head arrived: route it, apply the route's body limit and decide on `100 Continue`. The
+    /// full `HTTPRequest` is built later by the worker; only requests answered here get one now.
     func beginRequest(_ head: RequestHead) {
         sequence &+= 1
         phase = .readingBody
@@ -11,59 +11,46 @@ extension Connection {
         deadline = now &+ context.idleTimeoutNanos
         keepAlive = head.keepAlive
         let configuration = context.configuration
-        let requestID = RequestIDGenerator.sanitize(head.headers["X-Request-Id"]) ?? loop.requestIDs.next()
-        let request: HTTPRequest
-        do throws(HTTPError) {
-            request = try HTTPRequest(method: head.method, target: head.target, version: head.version,
-                                      headers: head.headers, body: .empty, remoteAddress: remoteAddress,
-                                      isTLS: tls != nil, requestID: requestID)
-        } catch {
-            current = nil
-            earlyError(error)
-            return
-        }
-        let table = context.router.table()
-        let resolution = table.resolve(method: head.method, host: head.headers["Host"], rawPath: request.rawPath)
-        var state = RequestState(head: head, request: request,
-                                 body: BodyCollector(threshold: configuration.limits.inMemoryBodyThreshold,
-                                                     tempDirectory: configuration.tempDirectory),
+        let rawPath = Connection.rawPath(of: head.target)
+        let state = RequestState(head: head, rawPath: rawPath,
+                                 requestID: context.requestIDs.id(for: head.headers["X-Request-Id"]),
+                                 body: RequestBodyCollector(inMemoryThreshold: configuration.limits.inMemoryBodyThreshold,
+                                                            tempDirectory: configuration.tempDirectory),
                                  startNanos: now)
+        current = state
+        let resolution = context.router.table().resolve(method: head.method, host: head.headers["Host"],
+                                                        rawPath: rawPath)
+        var immediate: HTTPError?
         switch resolution {
         case .matched(let match):
             state.match = match
             state.group = match.group
             let limits = match.group.effectiveLimits(configuration.limits)
-            state.body = BodyCollector(threshold: limits.inMemoryBodyThreshold,
-                                       tempDirectory: configuration.tempDirectory)
-            state.request.mountPath = match.group.prefix
-            state.request.routePattern = match.route.pattern
-            state.request.pathParameters = match.pathParameters
-            state.request.wildcard = match.wildcard
-            state.request.hostParameters = match.hostParameters
-        case .preflight(let group, let methods):
+            state.body = RequestBodyCollector(inMemoryThreshold: limits.inMemoryBodyThreshold,
+                                              tempDirectory: configuration.tempDirectory)
+        case .preflight(let group, _):
             state.group = group
-            if let cors = group.cors {
-                state.immediate = cors.preflightResponse(for: request, methods: methods)
-                state.corsDone = true
-            }
         case .methodNotAllowed(let group, let allowed):
             state.group = group
-            state.immediate = ErrorRendering.render(HTTPError.methodNotAllowed(allowed: allowed), request: request,
-                                                    renderer: group.errorRenderer)
+            immediate = .methodNotAllowed(allowed: allowed)
         case .notFound(let group):
             state.group = group
-            state.immediate = ErrorRendering.render(HTTPError.notFound, request: request,
-                                                    renderer: group?.errorRenderer)
+            immediate = .notFound
         }
-        if head.headers.contains("Expect") && !head.expectsContinue && state.immediate == nil {
-            state.immediate = ErrorRendering.render(HTTPError.expectationFailed, request: request,
-                                                    renderer: state.group?.errorRenderer)
+        if let group = state.group, let error = Connection.groupLimitError(head, group) {
+            // The parser applied the server-wide limits; a group may have lowered them.
+            immediate = error
+        } else if head.headers.contains("Expect") && !head.expectsContinue {
+            immediate = .expectationFailed
         }
-        current = state
+        if state.match == nil || immediate != nil {
+            state.match = nil
+            guard prepareImmediate(state, resolution: resolution, error: immediate) else { return }
+        }
         let hasBody = head.framing != .none && head.framing != .contentLength(0)
-        if let immediate = state.immediate {
+        if let response = state.immediate {
             // Without a handler the body is never read: answer now and close if one follows.
-            if hasBody { respondNow(immediate, closing: true) }
+            if hasBody { respondNow(response, closing: true) }
             return
         }
         if let match = state.match {
@@ -71,7 +58,7 @@ extension Connection {
             do throws(HTTPError) {
                 try parser.setBodyLimit(limit)
             } catch {
-                respondNow(ErrorRendering.render(error, request: request, renderer: match.group.errorRenderer),
+                respondNow(ErrorRendering.render(error, request: nil, renderer: match.group.errorRenderer),
                            closing: true)
                 return
             }
@@ -80,6 +67,48 @@ extension Connection {
             appendOutput(Connection.continueLine)
             flush()
         }
+    }
+
+    /// Builds the request and the answer for a request no handler takes (404, 405, preflight, limit
+    /// errors). Returns false when the target itself is invalid and the connection is being closed.
+    private func prepareImmediate(_ state: RequestState, resolution: RouteResolution, error: HTTPError?) -> Bool {
+        let request: HTTPRequest
+        do throws(HTTPError) {
+            request = try HTTPRequest(method: state.head.method, target: state.head.target,
+                                      version: state.head.version, headers: state.head.headers, body: .empty,
+                                      remoteAddress: remoteAddress, isTLS: tls != nil, requestID: state.requestID)
+        } catch {
+            earlyError(error)
+            return false
+        }
+        state.request = request
+        if let error {
+            state.immediate = ErrorRendering.render(error, request: request, renderer: state.group?.errorRenderer)
+        } else if case .preflight(let group, let methods) = resolution, let cors = group.cors {
+            state.immediate = cors.preflightResponse(for: request, methods: methods)
+            state.corsDone = true
+        }
+        return true
+    }
+
+    /// The path part of a request-target ("/a/b?x" -> "/a/b"); the parser already turned absolute-form
+    /// targets into origin form.
+    static func rawPath(of target: String) -> String {
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
+        return String(target[..<mark])
+    }
+
+    /// 414 or 431 when the head exceeds limits the group lowered below the server's.
+    static func groupLimitError(_ head: RequestHead, _ group: CompiledGroup) -> HTTPError? {
+        guard let limits = group.limits else { return nil }
+        if head.target.utf8.count > limits.maxRequestTarget { return .uriTooLong }
+        if head.headers.count > limits.maxHeaderCount { return .headerFieldsTooLarge }
+        var bytes = 0
+        for (name, value) in head.headers {
+            // name ": " value CRLF, as the parser counts a field line.
+            bytes += name.utf8.count + value.utf8.count + 4
+        }
+        return bytes > limits.maxHeaderBytes ? .headerFieldsTooLarge : nil
     }
 
     static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
@@ -102,43 +131,49 @@ extension Connection {
 
     /// The request is complete: answer at once when routing already decided, else hand it to a worker.
     func endRequest() {
-        guard var state = current else { return }
+        guard let state = current else { return }
         if let immediate = state.immediate {
             startResponse(immediate, closing: false)
             return
         }
         guard let match = state.match else { return }
-        state.request.body = state.body.finish()
-        current = state
         phase = .handling
         deadline = 0
-        let request = state.request
-        let handler = match.route.handler
-        let renderer = match.group.errorRenderer
+        let job = RequestJob(head: state.head, match: match, body: state.finishBody(),
+                             remoteAddress: remoteAddress, isTLS: tls != nil, requestID: state.requestID)
         let sequence = self.sequence
         let loop = self.loop
-        context.workers.submit { [self] in
-            let reply: Reply
-            do {
-                reply = try handler(request)
-            } catch {
-                reply = .response(ErrorRendering.render(error, request: request, renderer: renderer))
+        let context = self.context
+        // Nothing else is queued for this socket and the loop writes nothing to it until the reply arrives,
+        // so the worker may send a plain response itself: the send then runs in parallel with this loop.
+        let direct = tls == nil && out.count == outOffset && outExtra.isEmpty
+        loop.submit { [self] in
+            var outcome = job.run(context: context)
+            if direct, !context.shuttingDown.load(ordering: .relaxed),
+               case .serialized(let bytes, let status, let bodyBytes, true, _) = outcome,
+               let sent = sendFromWorker(bytes) {
+                outcome = .written(status: status, bodyBytes: bodyBytes, leftover: Array(bytes[sent...]))
             }
-            loop.post(.reply(self, sequence, reply))
+            loop.post(.reply(self, sequence, outcome))
         }
     }
 
-    /// A handler's reply arrived from a worker.
-    func deliver(_ reply: Reply, sequence: UInt64) {
+    /// A worker's outcome arrived.
+    func deliver(_ outcome: RequestJob.Outcome, sequence: UInt64) {
         guard phase == .handling, sequence == self.sequence else {
             // The connection closed while the handler ran.
-            if case .parked(let parked) = reply { context.workers.submit { parked.clientGone() } }
+            if case .parked(let parked) = outcome { context.workers.submit { parked.clientGone() } }
             if sequence == self.sequence { current?.discardBody() }
             return
         }
-        switch reply {
-        case .response(let response):
-            startResponse(response, closing: false)
+        switch outcome {
+        case .written(let status, let bodyBytes, let leftover):
+            finishWritten(status: status, bodyBytes: bodyBytes, leftover: leftover)
+        case .serialized(let bytes, let status, let bodyBytes, let keepAlive, let response):
+            startSerialized(bytes, status: status, bodyBytes: bodyBytes, keepAlive: keepAlive, response: response)
+        case .response(let response, let corsApplied, let closing):
+            if corsApplied { current?.corsDone = true }
+            startResponse(response, closing: closing)
         case .parked(let parked):
             if peerClosed {
                 context.workers.submit { parked.clientGone() }

@@ -9,14 +9,14 @@ extension Connection {
         let head = current?.head
         let isHead = head?.method == .head
         if let state = current, !state.corsDone, let cors = state.group?.cors {
-            cors.apply(to: &response.headers, origin: state.request.headers["Origin"])
+            cors.apply(to: &response.headers, origin: state.head.headers["Origin"])
         }
         if closing {
             inputUnread = true
             keepAlive = false
         }
         if loop.draining || peerClosed { keepAlive = false }
-        if response.headers["Connection"]?.lowercased() == "close" { keepAlive = false }
+        if ResponseHeadWriter.asksToClose(response.headers) { keepAlive = false }
         // Open a file body before writing the head, so a vanished file is a clean error, not a short body.
         var body = response.body
         if case .file(let path, let offset, let length) = body {
@@ -36,10 +36,9 @@ extension Connection {
         var chunked = false
         if case .stream = body, head?.version != .http1_0 { chunked = true }
         if case .stream = body, !chunked { keepAlive = false }
-        loop.dateCache.refresh()
         ResponseHeadWriter.write(into: &out, status: response.status, headers: response.headers,
-                                 date: loop.dateCache.line, server: context.serverHeaderLine,
-                                 requestID: current?.request.requestID, body: body, chunked: chunked,
+                                 date: context.dates.line(), server: context.serverHeaderLine,
+                                 requestID: current?.requestID, body: body, chunked: chunked,
                                  omitLength: code < 200 || code == 204 || code == 304,
                                  keepAlive: keepAlive, http10: head?.version == .http1_0)
         if !bodyless, case .bytes(let bytes) = body {
@@ -66,6 +65,63 @@ extension Connection {
             stream = nil
             streamEnded = true
         }
+        flush()
+    }
+
+    /// Sends a response a worker serialized, unless the connection must now close while the worker
+    /// assumed keep-alive (then it is serialized again with `Connection: close`).
+    func startSerialized(_ bytes: [UInt8], status: Int, bodyBytes: Int, keepAlive workerKeepAlive: Bool,
+                         response: HTTPResponse) {
+        let closeNow = loop.draining || peerClosed || inputUnread
+        guard !(closeNow && workerKeepAlive) else {
+            current?.corsDone = true
+            startResponse(response, closing: false)
+            return
+        }
+        keepAlive = workerKeepAlive
+        appendOutput(bytes)
+        phase = .writing
+        let now = Sys.monotonicNanos()
+        deadline = now &+ context.idleTimeoutNanos
+        current?.status = status
+        current?.responseStarted = now
+        current?.bytesSent = bodyBytes
+        stream = nil
+        streamEnded = true
+        flush()
+    }
+
+    /// Called on a worker: one non-blocking send of a serialized response. Returns how many bytes left
+    /// (0 when the socket is full or failed: the loop then sends the rest or notices the error), or nil when
+    /// the connection is already closed.
+    func sendFromWorker(_ bytes: [UInt8]) -> Int? {
+        guard sendGate.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else {
+            return nil
+        }
+        defer { sendGate.store(0, ordering: .releasing) }
+        while true {
+            let sent = bytes.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            if sent >= 0 { return sent }
+            if errno != EINTR { return 0 }
+        }
+    }
+
+    /// A worker sent the response (or most of it) itself: queue the rest and carry on as after any response.
+    func finishWritten(status: Int, bodyBytes: Int, leftover: [UInt8]) {
+        // The response announced keep-alive; closing now (shutdown, client gone) is still allowed after a
+        // complete response.
+        keepAlive = !(loop.draining || peerClosed)
+        if !leftover.isEmpty { appendOutput(leftover) }
+        phase = .writing
+        let now = Sys.monotonicNanos()
+        deadline = now &+ context.idleTimeoutNanos
+        current?.status = status
+        current?.responseStarted = now
+        current?.bytesSent = bodyBytes
+        stream = nil
+        streamEnded = true
         flush()
     }
 
@@ -111,7 +167,7 @@ extension Connection {
 
     /// Everything of the response is sent: log it, then either read the next request or close.
     func responseFinished() {
-        guard var state = current else {
+        guard let state = current else {
             closeAfterResponse()
             return
         }
@@ -164,7 +220,7 @@ extension Connection {
         context.observer?.requestCompleted(group: state.group?.prefix ?? "", method: state.head.method.rawValue,
                                            status: state.status, seconds: seconds)
         guard context.configuration.accessLog else { return }
-        AccessLog.write(context.logger, request: state.request, status: state.status, bytes: state.bytesSent,
-                        seconds: seconds, aborted: aborted)
+        AccessLog.write(context.logger, head: state.head, requestID: state.requestID, remoteAddress: remoteAddress,
+                        status: state.status, bytes: state.bytesSent, seconds: seconds, aborted: aborted)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// One client connection. Confined to its event loop's thread: every method runs there, which is why the
 /// class needs no locks (other threads reach it only through `EventLoop.post`).
@@ -39,6 +40,8 @@ final class Connection: @unchecked Sendable {
     var awaitingFirstByte = true
     /// The client closed its side (read returned 0).
     var peerClosed = false
+    /// The current readiness report included a hang-up (read to EOF rather than stopping early).
+    var hangUpSeen = true
     /// Reading stopped because too much pipelined input is buffered; resumed after the response.
     var readPaused = false
     /// Inside `processInput`, so nested completions let the outer loop continue instead of recursing.
@@ -57,6 +60,9 @@ final class Connection: @unchecked Sendable {
     var streamChunked = false
     var streamEnded = true
     var keepAlive = true
+    /// Guards the socket between the loop and a worker sending a response directly: 0 free, 1 a worker is
+    /// sending, 2 closed. Closing waits for a send in progress, so a worker can never write to a reused fd.
+    let sendGate = Atomic<UInt8>(0)
     /// Request bytes were left unread (answered before the body): close by lingering, never abruptly.
     var inputUnread = false
 
@@ -81,7 +87,7 @@ final class Connection: @unchecked Sendable {
         if phase == .closed { return }
         let readable = Epoll.in | Epoll.rdhup | Epoll.hup | Epoll.err
         if events & readable != 0 || tls?.wantsWriteToRead == true {
-            readAvailable()
+            readAvailable(hangUp: events & (Epoll.rdhup | Epoll.hup | Epoll.err) != 0)
         }
         if phase != .closed && events & Epoll.out != 0 {
             flush()
@@ -106,6 +112,10 @@ final class Connection: @unchecked Sendable {
         let previous = phase
         phase = .closed
         tls?.free()
+        // A worker's send is one non-blocking system call, so this wait is brief.
+        while !sendGate.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged {
+            sched_yield()
+        }
         Glibc.close(fd)
         if previous == .parked, let parked = current?.parked {
             context.parkedRequests.subtract(1, ordering: .relaxed)

@@ -81,6 +81,7 @@ extension EventLoop {
             stopListening()
             done.signal()
         case .drain:
+            context.shuttingDown.store(true, ordering: .relaxed)
             stopListening()
             draining = true
             for connection in connections.values { connection.drain() }

@@ -8,7 +8,7 @@ import Synchronization
 final class EventLoop: @unchecked Sendable {
     /// Work handed to the loop by other threads.
     enum Message: Sendable {
-        case reply(Connection, UInt64, Reply)
+        case reply(Connection, UInt64, RequestJob.Outcome)
         case parked(StreamToken, HTTPResponse)
         case chunk(StreamToken, [UInt8])
         case streamEnd(StreamToken)
@@ -39,10 +39,10 @@ final class EventLoop: @unchecked Sendable {
     var connections: [UInt64: Connection] = [:]
     var nextConnectionID: UInt64
     var timers = TimerHeap()
+    /// Jobs produced during the current pass, handed to the worker pool in one batch at its end.
+    var pendingJobs: [WorkerPool.Job] = []
     /// Scratch space for reads; data is copied out before the next read.
     let readBuffer: UnsafeMutableRawBufferPointer
-    var dateCache = DateHeaderCache()
-    var requestIDs = RequestIDGenerator()
     var draining = false
     var stopping = false
     private var nextSweep: UInt64 = 0
@@ -128,6 +128,7 @@ final class EventLoop: @unchecked Sendable {
             }
             for message in taken { handle(message) }
             taken.removeAll(keepingCapacity: true)
+            submitPendingJobs()
             tick()
         }
         closeEverything()
@@ -147,10 +148,23 @@ final class EventLoop: @unchecked Sendable {
         connection.handle(events: events)
     }
 
+    /// Queues a job for the worker pool at the end of this pass.
+    func submit(_ job: @escaping WorkerPool.Job) {
+        pendingJobs.append(job)
+    }
+
+    private func submitPendingJobs() {
+        guard !pendingJobs.isEmpty else { return }
+        context.workers.submit(batch: pendingJobs)
+        pendingJobs.removeAll(keepingCapacity: true)
+    }
+
     /// Milliseconds until the next deadline, or -1 to sleep until woken.
     private func pollTimeout() -> Int32 {
         var next: UInt64? = timers.nextDeadline
         if !connections.isEmpty { next = min(next ?? .max, nextSweep) }
+        // Jobs waiting for a worker: come back soon to `nudge` the pool in case its workers are blocked.
+        if context.workers.hasBacklog { return 1 }
         guard let next else { return -1 }
         let now = Sys.monotonicNanos()
         if next <= now { return 0 }
@@ -162,6 +176,7 @@ final class EventLoop: @unchecked Sendable {
     /// Fires due parked-request timers and, every `sweepInterval`, checks connection deadlines.
     private func tick() {
         let now = Sys.monotonicNanos()
+        context.workers.nudge(now: now)
         while let entry = timers.popDue(now: now) {
             connections[entry.token.connection]?.parkTimerFired(entry.token)
         }

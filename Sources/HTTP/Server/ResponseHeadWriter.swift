@@ -1,3 +1,5 @@
+import Foundation
+
 /// Serializes a response head straight into a byte buffer (no intermediate strings for the fixed parts).
 enum ResponseHeadWriter {
     static func write(into out: inout [UInt8], status: HTTPStatus, headers: HTTPHeaders, date: [UInt8],
@@ -60,6 +62,12 @@ enum ResponseHeadWriter {
     private static let closeLine: [UInt8] = Array("Connection: close\r\n".utf8)
     private static let keepAliveLine: [UInt8] = Array("Connection: keep-alive\r\n".utf8)
 
+    /// Whether a handler's headers ask for the connection to close.
+    static func asksToClose(_ headers: HTTPHeaders) -> Bool {
+        guard let value = headers["Connection"] else { return false }
+        return value.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "close" }
+    }
+
     /// Appends `value` in decimal.
     static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         if value < 0 {
@@ -89,6 +97,12 @@ enum ResponseHeadWriter {
     /// Appends header text with CR, LF and NUL replaced by spaces, so no value (some echo request data)
     /// can split the response.
     static func appendSanitized(_ text: String, to out: inout [UInt8]) {
+        let clean = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if clean == true { return }
         for byte in text.utf8 {
             out.append(byte == 13 || byte == 10 || byte == 0 ? 32 : byte)
         }

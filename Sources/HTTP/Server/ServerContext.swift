@@ -13,9 +13,13 @@ final class ServerContext: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Parked requests across all loops.
     let parkedRequests = Atomic<Int>(0)
+    /// Set when shutdown starts, so workers stop promising keep-alive in responses they send themselves.
+    let shuttingDown = Atomic<Bool>(false)
     let headerTimeoutNanos: UInt64
     let idleTimeoutNanos: UInt64
     let serverHeaderLine: [UInt8]
+    let dates = DateHeaderCache()
+    let requestIDs = RequestIDSource()
 
     init(configuration: ServerConfiguration, router: Router, logger: Logger, observer: (any ServerObserver)?,
          workers: WorkerPool, tls: TLSContext?) {

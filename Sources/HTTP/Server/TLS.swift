@@ -92,9 +92,14 @@ final class TLSSession {
         }
     }
 
-    /// Releases the session (the socket is closed by the connection).
+    /// Sends close_notify (best effort: the socket is non-blocking and about to close) and releases the
+    /// session; the connection closes the socket.
     func free() {
-        if let ssl { SSL_free(ssl) }
+        if let ssl {
+            ERR_clear_error()
+            _ = SSL_shutdown(ssl)
+            SSL_free(ssl)
+        }
         ssl = nil
     }
 }

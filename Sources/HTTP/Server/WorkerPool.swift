@@ -6,16 +6,27 @@ import Synchronization
 final class WorkerPool: @unchecked Sendable {
     typealias Job = @Sendable () -> Void
 
-    // `condition` guards every var below; `queued` mirrors the queue length so idle workers can spin
-    // briefly on it without taking the lock.
+    // `condition` guards every var below. Wake-ups are rationed because a futex wake per request costs
+    // more than a small handler: a submit wakes a sleeper only when no worker is idle-awake and no wake-up
+    // is already on its way. A queued job that has waited longer than `stallNanos` (its workers are busy,
+    // e.g. blocked on storage) gets another worker woken, by the worker taking a job or by an event loop's
+    // `nudge`; so blocking handlers still fan out while quick ones are served by one or two threads.
     private let condition = NSCondition()
     private var jobs: [Job?] = []
+    private var enqueued: [UInt64] = []
     private var head = 0
     private var sleeping = 0
+    private var pendingWakes = 0
     private var stopped = false
     private var running = 0
+    /// Jobs queued, readable without the lock for spinning.
     private let queued = Atomic<Int>(0)
+    /// Workers between jobs that have not gone to sleep (they will pick up new work without a wake-up).
+    private let idleAwake = Atomic<Int>(0)
     private let threadCount: Int
+    /// How many times an idle worker yields the CPU, checking for work, before sleeping.
+    private let spinLimit = 256
+    private let stallNanos: UInt64 = 200_000
 
     init(threads: Int) {
         threadCount = max(1, threads)
@@ -33,7 +44,7 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// Queues a job; wakes a sleeping worker when none is about to pick it up.
+    /// Queues a job.
     func submit(_ job: @escaping Job) {
         condition.lock()
         if stopped {
@@ -41,10 +52,54 @@ final class WorkerPool: @unchecked Sendable {
             return
         }
         jobs.append(job)
+        enqueued.append(Sys.monotonicNanos())
         queued.add(1, ordering: .releasing)
-        let wake = sleeping > 0
+        let wake = sleeping > pendingWakes && pendingWakes == 0 && idleAwake.load(ordering: .acquiring) == 0
+        if wake { pendingWakes += 1 }
         condition.unlock()
         if wake { condition.signal() }
+    }
+
+    /// Queues several jobs under one lock (an event loop hands over everything one pass produced) and wakes
+    /// at most two workers: more cannot run quick handlers faster on a small machine, and blocked ones are
+    /// covered by the stall rule.
+    func submit(batch: [Job]) {
+        guard !batch.isEmpty else { return }
+        let now = Sys.monotonicNanos()
+        condition.lock()
+        if stopped {
+            condition.unlock()
+            return
+        }
+        jobs.append(contentsOf: batch.map { Optional($0) })
+        enqueued.append(contentsOf: repeatElement(now, count: batch.count))
+        queued.add(batch.count, ordering: .releasing)
+        var wakes = 0
+        if pendingWakes == 0 && idleAwake.load(ordering: .acquiring) == 0 {
+            wakes = min(batch.count > 1 ? 2 : 1, sleeping)
+            pendingWakes += wakes
+        }
+        condition.unlock()
+        for _ in 0..<wakes { condition.signal() }
+    }
+
+    /// Whether jobs are waiting (event loops then poll with a short timeout so `nudge` runs soon).
+    var hasBacklog: Bool { queued.load(ordering: .relaxed) > 0 }
+
+    /// Wakes one more worker when the oldest queued job has waited too long. Called by the event loops.
+    func nudge(now: UInt64) {
+        guard hasBacklog else { return }
+        condition.lock()
+        let wake = isStalled(now: now)
+        if wake { pendingWakes += 1 }
+        condition.unlock()
+        if wake { condition.signal() }
+    }
+
+    /// Caller holds the lock.
+    private func isStalled(now: UInt64) -> Bool {
+        guard head < jobs.count, sleeping > pendingWakes, pendingWakes == 0 else { return false }
+        return now &- enqueued[head] > stallNanos
     }
 
     /// Lets the workers finish what is queued, then stop. Does not wait for them: a handler may be blocked.
@@ -77,19 +132,25 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func next() -> Job? {
-        // A short spin before sleeping: under load the next job usually arrives within microseconds, and
-        // a futex sleep/wake pair costs more than that.
+        idleAwake.add(1, ordering: .releasing)
+        // A brief busy spin (about a microsecond) catches the next job of a burst without a system call.
         var spins = 0
-        while queued.load(ordering: .acquiring) == 0 && spins < 200 {
+        while queued.load(ordering: .acquiring) == 0 && spins < spinLimit {
             spins += 1
         }
         condition.lock()
-        defer { condition.unlock() }
         while head >= jobs.count {
-            if stopped { return nil }
+            if stopped {
+                idleAwake.subtract(1, ordering: .releasing)
+                condition.unlock()
+                return nil
+            }
+            idleAwake.subtract(1, ordering: .releasing)
             sleeping += 1
             condition.wait()
             sleeping -= 1
+            if pendingWakes > 0 { pendingWakes -= 1 }
+            idleAwake.add(1, ordering: .releasing)
         }
         let job = jobs[head]
         jobs[head] = nil
@@ -97,11 +158,18 @@ final class WorkerPool: @unchecked Sendable {
         queued.subtract(1, ordering: .releasing)
         if head >= jobs.count {
             jobs.removeAll(keepingCapacity: true)
+            enqueued.removeAll(keepingCapacity: true)
             head = 0
         } else if head > 4096 && head * 2 > jobs.count {
             jobs.removeFirst(head)
+            enqueued.removeFirst(head)
             head = 0
         }
+        idleAwake.subtract(1, ordering: .releasing)
+        let chain = idleAwake.load(ordering: .acquiring) == 0 && isStalled(now: Sys.monotonicNanos())
+        if chain { pendingWakes += 1 }
+        condition.unlock()
+        if chain { condition.signal() }
         return job
     }
 }

@@ -1,22 +1,25 @@
-/// Request ids: a client's `X-Request-Id` when it is sane, else a loop-local random prefix plus a counter
-/// (unique per process without a random draw per request).
-struct RequestIDGenerator {
-    private let prefix: [UInt8]
-    private var counter: UInt64 = 0
+import Synchronization
+
+/// Request ids: a client's `X-Request-Id` when it is sane, else a per-server random prefix plus a counter
+/// (unique per process without a random draw per request). Shared by all threads.
+final class RequestIDSource: Sendable {
+    private let prefix: String
+    private let counter = Atomic<UInt64>(0)
 
     init() {
         var generator = SystemRandomNumberGenerator()
-        let value = generator.next() as UInt64
-        prefix = Array(String(value, radix: 16).utf8)
+        prefix = String(generator.next() as UInt64, radix: 16) + "-"
     }
 
     /// The next generated id, e.g. "9f2c41d07a3be815-2a".
-    mutating func next() -> String {
-        counter &+= 1
-        var bytes = prefix
-        bytes.append(UInt8(ascii: "-"))
-        bytes.append(contentsOf: String(counter, radix: 16).utf8)
-        return String(decoding: bytes, as: UTF8.self)
+    func next() -> String {
+        let value = counter.add(1, ordering: .relaxed).newValue
+        return prefix + String(value, radix: 16)
+    }
+
+    /// The client's id when sane, else a new one.
+    func id(for header: String?) -> String {
+        RequestIDSource.sanitize(header) ?? next()
     }
 
     /// The client's id if it is 1...128 characters of letters, digits and `-_.:@/+=`; nil otherwise (it is

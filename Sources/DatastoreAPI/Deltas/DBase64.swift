@@ -1,0 +1,52 @@
+/// "dbase64": URL-safe base64 without `=` padding, as the datastore protocol uses for bytes values,
+/// handles, tokens and shareable dsids.
+public enum DBase64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Encodes bytes: `00 01 FF` → `AAH_`.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= bytes.count {
+            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            out.append(alphabet[Int((chunk >> 18) & 63)])
+            out.append(alphabet[Int((chunk >> 12) & 63)])
+            out.append(alphabet[Int((chunk >> 6) & 63)])
+            out.append(alphabet[Int(chunk & 63)])
+            index += 3
+        }
+        let rest = bytes.count - index
+        if rest == 1 {
+            let chunk = UInt32(bytes[index]) << 16
+            out.append(alphabet[Int((chunk >> 18) & 63)])
+            out.append(alphabet[Int((chunk >> 12) & 63)])
+        } else if rest == 2 {
+            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+            out.append(alphabet[Int((chunk >> 18) & 63)])
+            out.append(alphabet[Int((chunk >> 12) & 63)])
+            out.append(alphabet[Int((chunk >> 6) & 63)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// True when `text` uses only `[A-Za-z0-9_-]` and its length is not ≡ 1 (mod 4); the empty string is valid.
+    public static func isValid(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count % 4 != 1 else { return false }
+        return utf8.allSatisfy(isAlphabet)
+    }
+
+    /// The exact number of bytes a valid dbase64 text decodes to (the size the datastore limits count).
+    public static func decodedLength(ofValid text: String) -> Int {
+        let length = text.utf8.count
+        // Each full quad carries 3 bytes; a trailing 2 or 3 characters carry 1 or 2 bytes.
+        let tail = length % 4
+        return (length / 4) * 3 + (tail == 2 ? 1 : tail == 3 ? 2 : 0)
+    }
+
+    /// Whether one byte belongs to the dbase64 alphabet.
+    static func isAlphabet(_ c: UInt8) -> Bool {
+        (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F
+    }
+}

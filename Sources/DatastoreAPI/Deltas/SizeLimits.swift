@@ -1,0 +1,68 @@
+/// The size limits of §5.8: the clients' nominal constants plus a configurable headroom.
+public struct SizeLimits: Sendable, Equatable {
+    /// Largest accepted record size.
+    public let record: Int
+    /// Largest accepted datastore size.
+    public let datastore: Int
+    /// Largest accepted delta size.
+    public let delta: Int
+    /// Largest accepted record count.
+    public let records: Int
+
+    /// Nominal limits: record 100 KiB, datastore 10 MiB, delta 2 MiB, 100,000 records.
+    public static let nominal = (record: 102_400, datastore: 10_485_760, delta: 2_097_152, records: 100_000)
+
+    /// Thresholds `nominal + floor(nominal × headroom / 100)`; 10 % gives 112,640 / 11,534,336 / 2,306,867 / 110,000.
+    public init(headroomPercent: Int) {
+        // The JS SDK skips the limit check for its automatic `:info.mtime` change, relying on this tolerance.
+        func widen(_ n: Int) -> Int { n + n * headroomPercent / 100 }
+        record = widen(Self.nominal.record)
+        datastore = widen(Self.nominal.datastore)
+        delta = widen(Self.nominal.delta)
+        records = widen(Self.nominal.records)
+    }
+}
+
+/// The datastore totals after a delta passed the size checks.
+public struct SizeOutcome: Sendable, Equatable {
+    /// Datastore size after the delta.
+    public let datastoreSize: Int
+    /// Record count after the delta.
+    public let recordCount: Int
+    /// New accounted size of each touched record that still exists.
+    public let recordSizes: [RecordKey: Int]
+}
+
+/// Runs the post-delta size checks in the order of §5.8; each refuses only quantities that grew.
+public enum SizeCheck {
+    /// Checks the working copy against `limits`; throws an `ApplyError` message on a breach.
+    public static func check(_ copy: WorkingCopy, deltaSize: Int, datastoreSize: Int, recordCount: Int,
+                             limits: SizeLimits) throws(ApplyError) -> SizeOutcome {
+        var newSize = datastoreSize
+        var newCount = recordCount
+        var sizes: [RecordKey: Int] = [:]
+        for key in copy.order {
+            guard let record = copy.touched[key] else { continue }
+            let after = record.fields.map(Values.recordSize) ?? 0
+            if record.fields != nil {
+                sizes[key] = after
+                if after > limits.record && after > record.beforeSize {
+                    throw ApplyError(record.lastChange,
+                                     "record \(DeltaApplier.describe(key)) too large: \(after) bytes")
+                }
+            }
+            newSize += after - record.beforeSize
+            newCount += (record.fields == nil ? 0 : 1) - (record.before == nil ? 0 : 1)
+        }
+        if newSize > limits.datastore && newSize > datastoreSize {
+            throw ApplyError(message: "datastore too large: \(newSize) bytes")
+        }
+        if newCount > limits.records && newCount > recordCount {
+            throw ApplyError(message: "too many records: \(newCount)")
+        }
+        if deltaSize > limits.delta {
+            throw ApplyError(message: "delta too large: \(deltaSize) bytes")
+        }
+        return SizeOutcome(datastoreSize: newSize, recordCount: newCount, recordSizes: sizes)
+    }
+}

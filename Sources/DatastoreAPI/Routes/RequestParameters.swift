@@ -1,0 +1,48 @@
+import Foundation
+import HTTP
+import Core
+
+/// The parameters of one request: the query string plus, for a form body, the body's fields.
+/// A name present in both comes from the body; within one source the first occurrence wins (§2.1).
+struct RequestParameters: Sendable {
+    let query: FormParameters
+    let form: FormParameters
+
+    /// Reads the form body when there is one. Only `application/x-www-form-urlencoded` (any parameters) or an
+    /// absent `Content-Type` is parsed; another type with a non-empty body is refused rather than interpreted.
+    init(_ request: HTTPRequest, maxBodyBytes: Int) throws {
+        query = request.queryParameters
+        guard request.body.count > 0 else { form = FormParameters(); return }
+        if let type = request.headers["Content-Type"] {
+            let media = type.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+            guard media.trimmingCharacters(in: .whitespaces).lowercased() == "application/x-www-form-urlencoded" else {
+                throw DatastoreAPIError.badRequest("Unsupported Content-Type")
+            }
+        }
+        let bytes: [UInt8]
+        do { bytes = try request.body.readAll(limit: maxBodyBytes) } catch { throw DatastoreAPIError.payloadTooLarge }
+        do { form = try FormParameters.parse(bytes, plusIsSpace: true) } catch {
+            throw DatastoreAPIError.badRequest("Malformed form body")
+        }
+    }
+
+    /// The value of `name` (body first, then query).
+    func value(_ name: String) -> String? { form.first(name) ?? query.first(name) }
+
+    /// A required, non-empty parameter.
+    func required(_ name: String) throws -> String {
+        guard let v = value(name), !v.isEmpty else { throw DatastoreAPIError.badRequest("Missing parameter '\(name)'") }
+        return v
+    }
+
+    /// A parameter holding JSON text, parsed strictly (duplicate keys and lone surrogates refused, depth capped).
+    func json(_ name: String, maxDepth: Int) throws -> JSON? {
+        guard let text = value(name) else { return nil }
+        var options = JSONParseOptions()
+        options.maxDepth = maxDepth
+        options.duplicateKeys = .reject
+        do { return try JSONParser.parse(text, options: options) } catch {
+            throw DatastoreAPIError.badRequest("Invalid JSON in parameter '\(name)'")
+        }
+    }
+}

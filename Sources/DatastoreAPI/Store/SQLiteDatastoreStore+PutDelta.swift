@@ -1,0 +1,108 @@
+import Storage
+import Core
+
+/// `put_delta` as one write job: the single writer makes the revision check, the application and the
+/// commit atomic per handle. Any failure throws before the first write, and a throwing job rolls back
+/// its savepoint anyway, so a delta is stored entirely or not at all.
+extension SQLiteDatastoreStore {
+    /// Runs steps 3–8 of `put_delta` as one write job; completes after the durable commit.
+    public func putDelta(_ request: PutDeltaRequest, for user: DatastoreUser,
+                         completion: @escaping @Sendable (Result<PutOutcome, any Error>) -> Void) {
+        storage.write({ [self] ctx in try putDeltaJob(request, user: user, ctx: ctx) }, completion: completion)
+    }
+
+    /// Steps 3–8 of §6.8 on the writer thread.
+    func putDeltaJob(_ request: PutDeltaRequest, user: DatastoreUser, ctx: WriteContext) throws -> PutOutcome {
+        let db = ctx.db
+        guard let access = try access(handle: request.handle, user: user, db: db) else { return .notFound }
+        // Permission is decided against the ACL as it was before this delta.
+        guard access.role >= Role.editor else { return .accessDenied }
+        let ds = access.datastore
+        if request.rev != ds.rev {
+            if request.rev < ds.rev, !request.nonce.isEmpty,
+               let row = try db.queryOne("SELECT nonce FROM ds_delta WHERE handle = ? AND rev = ?",
+                                         [.text(ds.handle), .integer(request.rev)]),
+               row["nonce"].string == request.nonce {
+                // The same writer retrying a delta that was stored: answer as the first time, store nothing.
+                return .retried(rev: request.rev + 1)
+            }
+            return .conflict(rev: request.rev, current: ds.rev)
+        }
+
+        var copy = WorkingCopy { key in try Self.loadRecord(handle: ds.handle, key: key, db: db) }
+        do {
+            try DeltaApplier.apply(request.delta.changes, to: &copy) { index, change in
+                try AclRules.checkChange(index: index, change: change, shareable: ds.shareable, ownerUid: ds.ownerUid)
+            }
+            try AclRules.checkFinal(copy) { uid in try Self.userExists(uid, db: db) }
+        } catch let error as ApplyError {
+            throw DatastoreStoreError.invalidDelta(error.message)
+        }
+        let sizes: SizeOutcome
+        do {
+            sizes = try SizeCheck.check(copy, deltaSize: request.delta.size, datastoreSize: ds.size,
+                                        recordCount: ds.recordCount, limits: limits)
+        } catch {
+            throw DatastoreStoreError.invalidDelta(error.message)
+        }
+
+        let uidsBefore = try Self.grantedUids(handle: ds.handle, db: db)
+        try persist(copy, sizes: sizes, handle: ds.handle, db: db)
+        let newRev = ds.rev + 1
+        try db.run("INSERT INTO ds_delta(handle, rev, changes_json, nonce) VALUES (?, ?, ?, ?)",
+                   [.text(ds.handle), .integer(ds.rev), .text(request.changesJSON), .text(request.nonce)])
+        var infoJSON = ds.infoJSON
+        let infoKey = RecordKey(tid: ":info", rid: "info")
+        if let info = copy.touched[infoKey] { infoJSON = info.fields.map { JSONWriter.serialize(.object($0)) } }
+        try db.run("UPDATE ds_datastore SET rev = ?, size = ?, record_count = ?, info_json = ? WHERE handle = ?",
+                   [.integer(newRev), .integer(Int64(sizes.datastoreSize)), .integer(Int64(sizes.recordCount)),
+                    infoJSON.map { .text($0) } ?? .null, .text(ds.handle)])
+        // Wake the handle's watchers and the list waiters of everyone named before or after the delta.
+        let touchedUids = copy.order.filter { $0.tid == AclRules.table }.compactMap { AclRules.userPrincipal($0.rid) }
+        ctx.publish(ChangeNotice.event(handle: ds.handle, uids: [ds.ownerUid] + uidsBefore + touchedUids))
+        return .committed(rev: newRev)
+    }
+
+    /// Writes the final state of every touched record and keeps `ds_grant` in step with `:acl`.
+    private func persist(_ copy: WorkingCopy, sizes: SizeOutcome, handle: String, db: Database) throws {
+        for key in copy.order {
+            guard let record = copy.touched[key], record.lastChange >= 0 else { continue }
+            if let fields = record.fields {
+                try db.run("INSERT OR REPLACE INTO ds_record(handle, tid, rid, fields_json, size) VALUES (?, ?, ?, ?, ?)",
+                           [.text(handle), .text(key.tid), .text(key.rid), .text(JSONWriter.serialize(.object(fields))),
+                            .integer(Int64(sizes.recordSizes[key] ?? Values.recordSize(fields)))])
+            } else if record.before != nil {
+                try db.run("DELETE FROM ds_record WHERE handle = ? AND tid = ? AND rid = ?",
+                           [.text(handle), .text(key.tid), .text(key.rid)])
+            }
+            guard key.tid == AclRules.table else { continue }
+            if let role = record.fields?["role"].flatMap(AclRules.grantedRole) {
+                try db.run("INSERT OR REPLACE INTO ds_grant(handle, principal, role) VALUES (?, ?, ?)",
+                           [.text(handle), .text(key.rid), .integer(Int64(role))])
+            } else {
+                try db.run("DELETE FROM ds_grant WHERE handle = ? AND principal = ?", [.text(handle), .text(key.rid)])
+            }
+        }
+    }
+
+    /// A stored record's fields and size.
+    static func loadRecord(handle: String, key: RecordKey, db: Database) throws -> (fields: JSONObject, size: Int)? {
+        guard let row = try db.queryOne("SELECT fields_json, size FROM ds_record WHERE handle = ? AND tid = ? AND rid = ?",
+                                        [.text(handle), .text(key.tid), .text(key.rid)]),
+              let text = row["fields_json"].string, let size = row["size"].int64 else { return nil }
+        guard case .object(let fields) = try JSONParser.parse(text, options: StoredJSON.options) else {
+            throw StorageError.corrupt("ds_record fields are not an object")
+        }
+        return (fields, Int(size))
+    }
+}
+
+/// Parse options for JSON the store wrote itself.
+enum StoredJSON {
+    static var options: JSONParseOptions {
+        var o = JSONParseOptions()
+        o.maxDepth = 64
+        o.maxBytes = 64 << 20
+        return o
+    }
+}

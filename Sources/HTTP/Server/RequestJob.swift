@@ -1,0 +1,80 @@
+/// A routed, complete request handed to a worker. The worker builds the `HTTPRequest` (decoding path and
+/// query), runs the handler and, for in-memory bodies, serializes the whole response, so the I/O thread
+/// only moves bytes.
+struct RequestJob: Sendable {
+    let head: RequestHead
+    let match: RouteMatch
+    let body: RequestBody
+    let remoteAddress: String
+    let isTLS: Bool
+    let requestID: String
+
+    /// What the worker produced.
+    enum Outcome: Sendable {
+        /// A complete response (head and body) serialized for a connection kept alive when `keepAlive`.
+        /// `response` (CORS applied) lets the I/O thread re-serialize if it must close after all.
+        case serialized([UInt8], status: Int, bodyBytes: Int, keepAlive: Bool, response: HTTPResponse)
+        /// A response the I/O thread serializes itself (file and stream bodies, or errors that close).
+        case response(HTTPResponse, corsApplied: Bool, closing: Bool)
+        /// The handler parked the request.
+        case parked(ParkedResponse)
+        /// The worker already wrote a serialized keep-alive response straight to the socket; `leftover` is
+        /// what did not fit into the socket buffer.
+        case written(status: Int, bodyBytes: Int, leftover: [UInt8])
+    }
+
+    /// Runs on a worker thread.
+    func run(context: ServerContext) -> Outcome {
+        let renderer = match.group.errorRenderer
+        var request: HTTPRequest
+        do throws(HTTPError) {
+            request = try HTTPRequest(method: head.method, target: head.target, version: head.version,
+                                      headers: head.headers, body: body, remoteAddress: remoteAddress, isTLS: isTLS,
+                                      requestID: requestID)
+        } catch {
+            // An undecodable path or query: the request cannot be trusted, so answer and close.
+            return .response(ErrorRendering.render(error, request: nil, renderer: renderer), corsApplied: false,
+                             closing: true)
+        }
+        request.mountPath = match.group.prefix
+        request.routePattern = match.route.pattern
+        request.pathParameters = match.pathParameters
+        request.wildcard = match.wildcard
+        request.hostParameters = match.hostParameters
+        var response: HTTPResponse
+        do {
+            switch try match.route.handler(request) {
+            case .parked(let parked): return .parked(parked)
+            case .response(let produced): response = produced
+            }
+        } catch {
+            response = ErrorRendering.render(error, request: request, renderer: renderer)
+        }
+        if let cors = match.group.cors {
+            cors.apply(to: &response.headers, origin: head.headers["Origin"])
+        }
+        return encode(response, context: context)
+    }
+
+    /// Serializes responses with in-memory bodies; leaves files and streams to the connection.
+    private func encode(_ response: HTTPResponse, context: ServerContext) -> Outcome {
+        let bytes: [UInt8]
+        switch response.body {
+        case .empty: bytes = []
+        case .bytes(let body): bytes = body
+        case .file, .stream: return .response(response, corsApplied: true, closing: false)
+        }
+        let keepAlive = head.keepAlive && !ResponseHeadWriter.asksToClose(response.headers)
+        let code = response.status.code
+        let bodyless = head.method == .head || code < 200 || code == 204 || code == 304
+        var out: [UInt8] = []
+        out.reserveCapacity(320 + (bodyless ? 0 : bytes.count))
+        ResponseHeadWriter.write(into: &out, status: response.status, headers: response.headers,
+                                 date: context.dates.line(), server: context.serverHeaderLine, requestID: requestID,
+                                 body: response.body, chunked: false,
+                                 omitLength: code < 200 || code == 204 || code == 304, keepAlive: keepAlive,
+                                 http10: head.version == .http1_0)
+        if !bodyless { out.append(contentsOf: bytes) }
+        return .serialized(out, status: code, bodyBytes: bytes.count, keepAlive: keepAlive, response: response)
+    }
+}

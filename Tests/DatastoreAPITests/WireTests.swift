@@ -1,0 +1,31 @@
+import XCTest
+import Core
+@testable import DatastoreAPI
+
+/// JSON rendering: verbatim numbers, minimal escaping and the list token vectors (§8.5).
+final class WireTests: XCTestCase {
+    func testEmptyListToken() {
+        XCTAssertEqual(ListWire.token([]), ListWire.emptyToken)
+    }
+
+    func testListTokenVector() {
+        let item = ListItem(dsid: "default", handle: "nuFbyLH_NawvJB2r", rev: 3,
+                            infoJSON: "{\"title\":\"My title\",\"mtime\":{\"T\":\"1400000000123\"}}", role: nil)
+        XCTAssertEqual(ListWire.token([item]), "d4456a3f96af2afae0e0cf8a17e071d23b3d760e2f93cb929e2d5ded985fe88f")
+    }
+
+    func testVerbatimNumbersAndEscaping() throws {
+        let value = try JSONParser.parse("[1.50,1E5,true,-0,\"caf\\u00e9\",\"a\\\"b\\\\c\\n\\u0001/\"]")
+        XCTAssertEqual(JSONWriter.serialize(value), "[1.50,1E5,true,-0,\"café\",\"a\\\"b\\\\c\\n\\u0001/\"]")
+    }
+
+    func testSortedKeysAreBytewise() throws {
+        let value = try JSONParser.parse("{\"b\":1,\"a\":{\"z\":1,\"Z\":2},\"é\":3}")
+        XCTAssertEqual(JSONWriter.serialize(value, sortKeys: true), "{\"a\":{\"Z\":2,\"z\":1},\"b\":1,\"é\":3}")
+    }
+
+    func testChangeNoticeRoundTrip() {
+        let event = ChangeNotice.event(handle: "abc_-DEF", uids: [1, 2, 1])
+        XCTAssertEqual(ChangeNotice.decode(event), ChangeNotice(handle: "abc_-DEF", uids: [1, 2]))
+    }
+}

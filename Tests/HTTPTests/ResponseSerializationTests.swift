@@ -1,0 +1,82 @@
+import XCTest
+@testable import HTTP
+
+final class ResponseSerializationTests: XCTestCase {
+    private func serialize(_ response: HTTPResponse, chunked: Bool = false, keepAlive: Bool = true,
+                           http10: Bool = false, requestID: String? = "rid") -> String {
+        var out: [UInt8] = []
+        let code = response.status.code
+        ResponseHeadWriter.write(into: &out, status: response.status, headers: response.headers,
+                                 date: Array("Date: X\r\n".utf8), server: Array("Server: Quartet\r\n".utf8),
+                                 requestID: requestID, body: response.body, chunked: chunked,
+                                 omitLength: code < 200 || code == 204 || code == 304, keepAlive: keepAlive,
+                                 http10: http10)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func testJSONResponseHead() {
+        let text = serialize(.json(.created, "{\"a\":1}"))
+        XCTAssertEqual(text, "HTTP/1.1 201 Created\r\nDate: X\r\nContent-Type: application/json; charset=utf-8\r\n"
+                       + "Server: Quartet\r\nX-Request-Id: rid\r\nContent-Length: 7\r\n\r\n")
+    }
+
+    func testServerOwnsFramingHeadersAndStripsLineBreaks() {
+        var headers = HTTPHeaders()
+        headers.add("Content-Length", "999")
+        headers.add("Connection", "keep-alive")
+        headers.add("X-Echo", "a\r\nInjected: yes")
+        let text = serialize(HTTPResponse(status: .ok, headers: headers, body: .bytes([1, 2])), keepAlive: false)
+        XCTAssertFalse(text.contains("999"))
+        XCTAssertTrue(text.contains("X-Echo: a  Injected: yes\r\n"))
+        XCTAssertTrue(text.contains("Content-Length: 2\r\n"))
+        XCTAssertTrue(text.hasSuffix("Connection: close\r\n\r\n"))
+    }
+
+    func testChunkedAndBodylessStatuses() {
+        XCTAssertTrue(serialize(HTTPResponse(body: .stream { _ in }), chunked: true)
+            .contains("Transfer-Encoding: chunked\r\n"))
+        let noContent = serialize(HTTPResponse(status: .noContent))
+        XCTAssertFalse(noContent.contains("Content-Length"))
+        XCTAssertTrue(serialize(HTTPResponse(status: .ok)).contains("Content-Length: 0\r\n"))
+        XCTAssertTrue(serialize(.text(.ok, "x"), http10: true).contains("Connection: keep-alive\r\n"))
+    }
+
+    func testHandlerRequestIDAndServerOverrideWin() {
+        var headers = HTTPHeaders()
+        headers.add("X-Request-Id", "mine")
+        headers.add("Server", "CouchDB/3.3.3 (Erlang OTP/25)")
+        let text = serialize(HTTPResponse(headers: headers))
+        XCTAssertTrue(text.contains("X-Request-Id: mine\r\n"))
+        XCTAssertFalse(text.contains("rid"))
+        XCTAssertTrue(text.contains("Server: CouchDB/3.3.3 (Erlang OTP/25)\r\n"))
+        XCTAssertFalse(text.contains("Server: Quartet"))
+    }
+
+    func testDecimalAndDateFormatting() {
+        var out: [UInt8] = []
+        for value in [0, 7, 10, 1234567890, Int.max] {
+            out.removeAll()
+            ResponseHeadWriter.appendDecimal(value, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), String(value))
+        }
+        XCTAssertEqual(HTTPDate.format(epochSeconds: 784_111_777), "Sun, 06 Nov 1994 08:49:37 GMT")
+    }
+
+    func testPlainErrorEscapesJSON() {
+        let response = HTTPResponse.plainError(.badRequest, "bad \"quote\"\n")
+        guard case .bytes(let bytes) = response.body else { return XCTFail("no body") }
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "{\"error\":\"bad \\\"quote\\\"\\n\"}")
+        XCTAssertEqual(response.headers["Content-Type"], "application/json; charset=utf-8")
+    }
+
+    func testRequestIDSanitising() {
+        XCTAssertEqual(RequestIDSource.sanitize("abc-DEF_1.2:3"), "abc-DEF_1.2:3")
+        XCTAssertNil(RequestIDSource.sanitize("has space"))
+        XCTAssertNil(RequestIDSource.sanitize(String(repeating: "a", count: 129)))
+        XCTAssertNil(RequestIDSource.sanitize(""))
+        let source = RequestIDSource()
+        XCTAssertNotEqual(source.next(), source.next())
+        XCTAssertEqual(source.id(for: "client-id"), "client-id")
+        XCTAssertNotEqual(source.id(for: "bad id"), "bad id")
+    }
+}

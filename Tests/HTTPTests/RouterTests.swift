@@ -1,0 +1,150 @@
+import XCTest
+@testable import HTTP
+
+final class RouterTests: XCTestCase {
+    private func tag(_ name: String) -> Handler {
+        { _ in .response(.text(.ok, name)) }
+    }
+
+    /// The name of the handler a request resolves to, or a description of the verdict.
+    private func resolve(_ router: Router, _ method: HTTPMethod, _ path: String, host: String? = nil) -> String {
+        switch router.resolve(method: method, host: host, rawPath: path) {
+        case .matched(let match):
+            guard let request = try? HTTPRequest(method: method, target: path),
+                  case .response(let response)? = try? match.route.handler(request),
+                  case .bytes(let bytes) = response.body else { return "?" }
+            return String(decoding: bytes, as: UTF8.self)
+        case .preflight(_, let methods): return "preflight " + methods.map(\.rawValue).joined(separator: ",")
+        case .methodNotAllowed(_, let allowed): return "405 " + allowed.map(\.rawValue).joined(separator: ",")
+        case .notFound(let group): return "404 \(group?.prefix ?? "-")"
+        }
+    }
+
+    private func match(_ router: Router, _ method: HTTPMethod, _ path: String, host: String? = nil) -> RouteMatch? {
+        if case .matched(let match) = router.resolve(method: method, host: host, rawPath: path) { return match }
+        return nil
+    }
+
+    func testLiteralBeatsParameterBeatsWildcard() {
+        let router = Router()
+        let group = router.group("/api")
+        group.get("/users/*", tag("wild"))
+        group.get("/users/:id", tag("param"))
+        group.get("/users/me", tag("literal"))
+        XCTAssertEqual(resolve(router, .get, "/api/users/me"), "literal")
+        XCTAssertEqual(resolve(router, .get, "/api/users/42"), "param")
+        XCTAssertEqual(resolve(router, .get, "/api/users/42/photos/1"), "wild")
+        XCTAssertEqual(match(router, .get, "/api/users/42/photos/1")?.wildcard, "42/photos/1")
+    }
+
+    func testParametersAreDecodedAndNamedPerRoute() {
+        let router = Router()
+        let group = router.group("/parse")
+        group.get("/classes/:className/:objectId", tag("object"))
+        group.put("/classes/:name/:id", tag("update"))
+        let got = match(router, .get, "/parse/classes/Game%20Score/abc")
+        XCTAssertEqual(got?.pathParameters, ["className": "Game Score", "objectId": "abc"])
+        XCTAssertEqual(got?.route.pattern, "/classes/:className/:objectId")
+        XCTAssertEqual(match(router, .put, "/parse/classes/A/b")?.pathParameters, ["name": "A", "id": "b"])
+    }
+
+    func testBacktracksToALessSpecificRouteThatHasTheMethod() {
+        let router = Router()
+        let group = router.group("")
+        group.get("/docs/special", tag("special"))
+        group.delete("/docs/:id", tag("delete"))
+        XCTAssertEqual(resolve(router, .delete, "/docs/special"), "delete")
+        XCTAssertEqual(resolve(router, .post, "/docs/special"), "405 GET,DELETE,HEAD")
+    }
+
+    func testWildcardMatchesEmptyRestAndDeepPaths() {
+        let router = Router()
+        router.group("/files").get("/*", tag("files"))
+        XCTAssertEqual(resolve(router, .get, "/files"), "files")
+        XCTAssertEqual(match(router, .get, "/files")?.wildcard, "")
+        XCTAssertEqual(match(router, .get, "/files/a%2Fb/c")?.wildcard, "a/b/c")
+    }
+
+    func testGroupsByLongestPrefixAnd404RenderedByTheMatchingGroup() {
+        let router = Router()
+        router.group("").get("/health", tag("health"))
+        router.group("/parse").get("/health", tag("parse health"))
+        XCTAssertEqual(resolve(router, .get, "/parse/health"), "parse health")
+        XCTAssertEqual(resolve(router, .get, "/health"), "health")
+        XCTAssertEqual(resolve(router, .get, "/parse/missing"), "404 /parse")
+        XCTAssertEqual(resolve(router, .get, "/parsefoo"), "404 ")
+        XCTAssertEqual(match(router, .get, "/parse/health")?.group.prefix, "/parse")
+    }
+
+    func testHostGroupsAreTriedFirstAndCaptureParameters() {
+        let router = Router()
+        router.group("", host: "api-{env}-{project}.backbeam.io").get("/data", tag("backbeam"))
+        router.group("").get("/data", tag("plain"))
+        let got = match(router, .get, "/data", host: "API-dev-shop.backbeam.io:8443")
+        XCTAssertEqual(got?.hostParameters, ["env": "dev", "project": "shop"])
+        XCTAssertEqual(resolve(router, .get, "/data", host: "api-dev-shop.backbeam.io"), "backbeam")
+        XCTAssertEqual(resolve(router, .get, "/data", host: "example.com"), "plain")
+        XCTAssertEqual(resolve(router, .get, "/data"), "plain")
+        XCTAssertEqual(resolve(router, .get, "/data", host: "api-dev.backbeam.io"), "plain")
+    }
+
+    func testHostPatternCapturesNeverSpanDots() {
+        let pattern = HostPattern("{sub}.example.com")
+        XCTAssertEqual(pattern.match("a.example.com"), ["sub": "a"])
+        XCTAssertNil(pattern.match("a.b.example.com"))
+        XCTAssertNil(pattern.match(".example.com"))
+        XCTAssertEqual(HostPattern.hostName("[::1]:8080"), "[::1]")
+        XCTAssertEqual(HostPattern.hostName("Example.COM"), "example.com")
+    }
+
+    func testHeadFallsBackToGetAndExplicitHeadWins() {
+        let router = Router()
+        let group = router.group("")
+        group.get("/a", tag("get a"))
+        group.get("/b", tag("get b"))
+        group.on(.head, "/b", tag("head b"))
+        XCTAssertEqual(resolve(router, .head, "/a"), "get a")
+        XCTAssertEqual(resolve(router, .head, "/b"), "head b")
+    }
+
+    func testOptionsIsAPreflightOnlyWithCORSAndWithoutAnOptionsRoute() {
+        let router = Router()
+        router.group("/cors", cors: CORSPolicy()).on([.get, .post], "/things", tag("things"))
+        router.group("/own", cors: CORSPolicy()).on(.options, "/x", tag("own options"))
+        router.group("/plain").get("/y", tag("y"))
+        XCTAssertEqual(resolve(router, .options, "/cors/things"), "preflight GET,POST,HEAD,OPTIONS")
+        XCTAssertEqual(resolve(router, .options, "/own/x"), "own options")
+        XCTAssertEqual(resolve(router, .options, "/plain/y"), "405 GET,HEAD")
+        XCTAssertEqual(resolve(router, .options, "/cors/none"), "404 /cors")
+    }
+
+    func testMultipleMethodsAndCustomMethods() {
+        let router = Router()
+        let group = router.group("/couch")
+        group.on([.get, .put], "/:db/:doc", tag("doc"))
+        group.on(HTTPMethod(rawValue: "COPY"), "/:db/:doc", tag("copy"))
+        XCTAssertEqual(resolve(router, HTTPMethod(rawValue: "COPY"), "/couch/db/doc"), "copy")
+        XCTAssertEqual(resolve(router, .put, "/couch/db/doc"), "doc")
+    }
+
+    func testGroupLimitsCanOnlyLower() {
+        var server = Limits()
+        server.maxBodyBytes = 1000
+        var lower = Limits()
+        lower.maxBodyBytes = 10
+        lower.maxHeaderCount = 5_000
+        let router = Router()
+        _ = router.group("/x", limits: lower)
+        let group = router.table().groups[0]
+        let effective = group.effectiveLimits(server)
+        XCTAssertEqual(effective.maxBodyBytes, 10)
+        XCTAssertEqual(effective.maxHeaderCount, server.maxHeaderCount)
+    }
+
+    func testPrefixNormalisation() {
+        XCTAssertEqual(Router.normalizePrefix("/parse/"), "/parse")
+        XCTAssertEqual(Router.normalizePrefix("parse"), "/parse")
+        XCTAssertEqual(Router.normalizePrefix("/"), "")
+        XCTAssertEqual(Router.normalizePrefix(""), "")
+    }
+}
