@@ -83,6 +83,7 @@ struct QueryRunner {
         renderer.excludeKeys = Set(opts.excludeKeys).subtracting(ObjectRenderer.alwaysSelected)
         var includePaths = opts.include.filter { $0 != "*" }.map { $0.split(separator: ".").map(String.init) }
         var nestedKeys: [String: Set<String>] = [:]
+        var objectSubKeys: [String: Set<String>] = [:]
         if let keys = opts.keys {
             var top: Set<String> = []
             for k in keys where k != "$score" {
@@ -93,6 +94,9 @@ struct QueryRunner {
                     if case .pointer? = schema?.field(first)?.type {
                         includePaths.append([first])
                         nestedKeys[first, default: []].insert(parts[1])
+                    } else {
+                        // `a.b` on an Object field returns `a` with only the sub-key `b` (spec §7.9).
+                        objectSubKeys[first, default: []].insert(parts[1])
                     }
                 }
             }
@@ -111,6 +115,12 @@ struct QueryRunner {
             if targetClass == "_User" && o.objectId == caller.userId { r.protectedFields = [] }
             var rendered = r.render(o)
             if redirected { rendered["className"] = .string(targetClass) }
+            for (field, subKeys) in objectSubKeys {
+                guard let o = rendered[field]?.objectValue else { continue }
+                var kept = JSONObject()
+                for (k, v) in o where subKeys.contains(k) { kept[k] = v }
+                rendered[field] = .object(kept)
+            }
             if targetClass == "_Session", o.objectId == caller.sessionId, let token = currentToken {
                 rendered["sessionToken"] = .string(token)
             }

@@ -323,3 +323,13 @@ final class ParseQueryTests: ParseConformanceCase {
             .replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D"))), ["a b"])
     }
 }
+
+/// `keys` with sub-keys of Object fields (spec §7.9).
+final class ParseKeysSubpathTests: ParseConformanceCase {
+    func test_PA_056_object_sub_keys() throws {
+        _ = try parse.create("Recipe", #"{"name":"a","nutrition":{"Calories":"200","Protein":"12g"}}"#)
+        let r = try parse.expect(200, "GET", "/parse/classes/Recipe?keys=nutrition.Calories")["results"]?[0]
+        XCTAssertEqual(r?["nutrition"], ["Calories": "200"])
+        XCTAssertNil(r?["name"])
+    }
+}
