@@ -75,8 +75,8 @@ struct Includer {
         guard (try? CLP.check("get", className: cls, schema: schema, caller: caller)) != nil else { return [] }
         let outcome = (try? CLP.check("get", className: cls, schema: schema, caller: caller)) ?? .allowed
         var renderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)
-        renderer.protectedFields = CLP.protectedFields(className: cls, schema: schema, caller: caller,
-                                                       serverWide: config.protectedFields)
+        let lists = CLP.protectedLists(className: cls, schema: schema, caller: caller, serverWide: config.protectedFields)
+        renderer.protectedFields = lists.base ?? []
         if let restrict { renderer.keys = restrict.union(ObjectRenderer.alwaysSelected) }
         var out: [(String, JSONObject)] = []
         for o in try tx.objects(cls, ids: ids) {
@@ -86,6 +86,9 @@ struct Includer {
                 if case .pointerRestricted(let f) = outcome, !CLP.objectMatches(f, userId: caller.userId, o) { continue }
             }
             var r = renderer
+            if !lists.userFields.isEmpty {
+                r.protectedFields = CLP.protectedFields(for: o, base: lists.base, userFields: lists.userFields, caller: caller)
+            }
             if cls == "_User" {
                 r.showAuthData = caller.readsAsMaster || o.objectId == caller.userId
                 if o.objectId == caller.userId { r.protectedFields = [] }

@@ -36,8 +36,8 @@ struct QueryRunner {
             let c = try CLP.check("count", className: targetClass, schema: schema, caller: caller)
             if case .pointerRestricted = c { outcome = c }
         }
-        let protected = CLP.protectedFields(className: targetClass, schema: schema, caller: caller,
-                                            serverWide: config.protectedFields)
+        let lists = CLP.protectedLists(className: targetClass, schema: schema, caller: caller, serverWide: config.protectedFields)
+        let protected = lists.base ?? []
         var compiler = WhereCompiler(className: targetClass, schema: schema, caller: caller, protectedFields: protected,
                                      tx: tx, config: config)
         let cond = try compiler.compile(opts.whereClause)
@@ -111,6 +111,9 @@ struct QueryRunner {
         var results: [JSONObject] = []
         for o in objects {
             var r = renderer
+            if !lists.userFields.isEmpty {
+                r.protectedFields = CLP.protectedFields(for: o, base: lists.base, userFields: lists.userFields, caller: caller)
+            }
             if targetClass == "_User" { r.showAuthData = caller.readsAsMaster || o.objectId == caller.userId }
             if targetClass == "_User" && o.objectId == caller.userId { r.protectedFields = [] }
             var rendered = r.render(o)

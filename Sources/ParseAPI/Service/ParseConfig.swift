@@ -36,6 +36,7 @@ struct ParseConfig: Sendable {
     var passwordValidationError: String?
     var passwordDoNotAllowUsername = false
     var passwordMaxHistory = 0
+    var passwordMaxAgeDays: Int?
     var allowOrigin: [String] = ["*"]
     var allowHeaders: [String] = []
     var queryTimeoutSeconds: Double = 10
@@ -125,6 +126,7 @@ struct ParseConfig: Sendable {
             passwordValidationError = try pp.string("validationError")
             passwordDoNotAllowUsername = try pp.bool("doNotAllowUsername", false)
             passwordMaxHistory = try pp.int("maxPasswordHistory", 0, min: 0, max: 20)
+            if pp.section["maxPasswordAge"] != nil { passwordMaxAgeDays = try pp.int("maxPasswordAge", 0, min: 0, max: 100_000) }
         }
         allowOrigin = try r.stringList("allowOrigin", ["*"])
         if allowOrigin.isEmpty { allowOrigin = ["*"] }
