@@ -1,4 +1,5 @@
 import Core
+import Foundation
 
 /// Runs a find (spec §7): CLP, `where` compilation, ACL and pointer-permission filters, order, paging,
 /// count, then rendering with `keys`/`excludeKeys`/`include`.
@@ -67,9 +68,13 @@ struct QueryRunner {
             if q.count { count = try tx.runCount(cq) }
         } else {
             // Rows are streamed and checked by the regex engine; paging and count are exact.
-            var matched = 0
+            var matched = 0, seen = 0
             let residual = compiler.residual
+            // The time budget (spec §7.11) is checked between streamed rows.
+            let deadline = Date().addingTimeInterval(config.queryTimeoutSeconds)
             try tx.stream(cq) { o in
+                seen += 1
+                if seen % 64 == 0, Date() > deadline { throw ParseError(124, "Query timed out.") }
                 guard residual.allSatisfy({ $0(o) }) else { return true }
                 matched += 1
                 if matched > opts.skip && objects.count < opts.limit { objects.append(o) }

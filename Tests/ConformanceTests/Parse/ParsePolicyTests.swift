@@ -116,3 +116,20 @@ final class ParseBatchRateLimitTests: ParseConformanceCase {
         XCTAssertEqual(list.filter { $0["error"] == ["code": 100, "error": "Too many requests."] }.count, 2)
     }
 }
+
+/// The query time budget (spec §7.11), on a query whose rows are checked by the regex engine.
+final class ParseQueryTimeoutTests: ParseConformanceCase {
+    override var environment: [String: String] { ["QUARTET_PARSE_QUERY_TIMEOUT": "0.1"] }
+
+    func test_PA_083_query_time_budget() throws {
+        let text = String(repeating: "ab", count: 2000)
+        let item = #"{"method":"POST","path":"/parse/classes/Big","body":{"t":"\#(text)"}}"#
+        for _ in 0..<3 {
+            try parse.expect(200, "POST", "/parse/batch", body: #"{"requests":[\#(Array(repeating: item, count: 1000).joined(separator: ","))]}"#)
+        }
+        let slow = "where=" + q(#"{"t":{"$regex":"(a|b)*c"}}"#)
+        XCTAssertEqual(try parse.expect(400, "GET", "/parse/classes/Big?\(slow)")["code"], 124)
+        try parse.expect(200, "GET", "/parse/health")
+        try parse.expect(200, "GET", "/parse/classes/Big?limit=1")
+    }
+}
