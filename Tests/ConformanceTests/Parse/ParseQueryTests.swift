@@ -235,6 +235,9 @@ final class ParseQueryTests: ParseConformanceCase {
         XCTAssertEqual(try results("Comment", w(#"{"post":{"$notInQuery":\#(inner)}}"#)).map { $0["n"] }, [2, 3])
         XCTAssertEqual(try parse.expect(400, "GET", "/parse/classes/Comment?" + w(#"{"post":{"$inQuery":"x"}}"#)),
                        ["code": 102, "error": "improper usage of $inQuery"])
+        _ = try parse.create("Digest", #"{"n":1,"posts":[{"__type":"Pointer","className":"Post","objectId":"\#(without)"},{"__type":"Pointer","className":"Post","objectId":"\#(withImage)"}]}"#)
+        _ = try parse.create("Digest", #"{"n":2,"posts":[{"__type":"Pointer","className":"Post","objectId":"\#(without)"}]}"#)
+        XCTAssertEqual(try results("Digest", w(#"{"posts":{"$inQuery":\#(inner)}}"#)).map { $0["n"] }, [1])
     }
 
     func test_PA_076_select() throws {
