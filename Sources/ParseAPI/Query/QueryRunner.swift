@@ -107,6 +107,15 @@ struct QueryRunner {
             }
             renderer.keys = top.union(ObjectRenderer.alwaysSelected)
         }
+        var nestedExcludes: [String: Set<String>] = [:]
+        for entry in opts.excludeKeys where entry.contains(".") {
+            // `a.b` on a Pointer includes `a` and removes `b` from the included object (spec §7.9).
+            let parts = entry.split(separator: ".", maxSplits: 1).map(String.init)
+            if parts.count == 2, case .pointer? = schema?.field(parts[0])?.type {
+                includePaths.append([parts[0]])
+                nestedExcludes[parts[0], default: []].insert(parts[1])
+            }
+        }
         if opts.includeAll, let schema {
             for (name, def) in schema.fields {
                 if case .pointer = def.type { includePaths.append([name]) }
@@ -146,6 +155,7 @@ struct QueryRunner {
         if !includePaths.isEmpty {
             var includer = Includer(tx: tx, caller: caller, config: config, serverURL: serverURL, appId: appId)
             includer.nestedKeys = nestedKeys
+            includer.nestedExcludes = nestedExcludes
             try includer.include(includePaths, into: &results)
         }
         return Output(results: results, count: count)

@@ -294,6 +294,9 @@ final class ParseQueryTests: ParseConformanceCase {
         let two = try results("Comment", "include=post.author")
         XCTAssertEqual(two.first?["post"]?["author"]?["username"], "author")
         XCTAssertEqual(try results("Comment", "include=authors").first?["authors"]?[0]?["__type"], "Object")
+        let trimmed = try results("Post", "excludeKeys=author.username").first?["author"]
+        XCTAssertEqual(trimmed?["__type"], "Object")
+        XCTAssertNil(trimmed?["username"])
         let limited = try results("Post", "keys=author.username")
         XCTAssertEqual(Set(limited.first?["author"]?.objectValue?.keys ?? []),
                        ["__type", "className", "objectId", "username", "createdAt", "updatedAt", "ACL"])
