@@ -42,7 +42,7 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "quartet",
-                          dependencies: ["App", "Core",
+                          dependencies: ["App", "Core", "DatastoreAPI",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),

@@ -55,6 +55,16 @@ public final class Daemon: @unchecked Sendable {
         let admin = AdminAuthenticator(storage: opened.storage, user: config.adminUser)
         let adminGroup = router.group("/_quartet/admin", errorRenderer: AdminWire.render)
         AdminRoutes.register(on: adminGroup, admin: admin, config: config)
+
+        // The APIs, each under its own mount: Parse at parse.mountPath (/parse), Datastore at
+        // /1/datastores and /r5/datastores (+ /_quartet/admin/datastore).
+        let parse = try ParseService(config: config.section("parse"), storage: opened.storage, blobs: opened.blobs,
+                                     logger: logger, metrics: metrics)
+        parse.mount(on: router)
+        let datastore = try DatastoreService(config: config.section("datastore"), storage: opened.storage,
+                                             blobs: opened.blobs, logger: logger, metrics: metrics,
+                                             adminAuthenticator: { admin.isAdmin($0) })
+        datastore.mount(on: router)
         return router
     }
 

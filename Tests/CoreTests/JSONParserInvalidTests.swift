@@ -118,6 +118,15 @@ final class JSONParserInvalidTests: XCTestCase {
         XCTAssertEqual(error([0xEF, 0xBB, 0xBF, 0x31]), .syntax(offset: 0, message: "byte order mark is not allowed"))
     }
 
+    func testByteOrderMarkSkippedWhenAllowed() throws {
+        let options = JSONParseOptions(allowsByteOrderMark: true)
+        XCTAssertEqual(try JSONParser.parse([0xEF, 0xBB, 0xBF, 0x31], options: options).int64Value, 1)
+        XCTAssertEqual(error([0xEF, 0xBB, 0xBF], options), .emptyInput)
+        // Only one mark, and only at the start.
+        XCTAssertNotNil(error([0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF, 0x31], options))
+        XCTAssertNotNil(error([0x20, 0xEF, 0xBB, 0xBF, 0x31], options))
+    }
+
     func testDepthOverLimit() {
         let arrays = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
         XCTAssertEqual(error(arrays), .tooDeep(limit: 64))

@@ -69,9 +69,16 @@ public struct JSONObject: Sendable {
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSON? {
         guard let i = position(of: key) else { return nil }
-        let removed = pairs.remove(at: i).value
-        rebuildIndex()
-        return removed
+        let removed = pairs.remove(at: i)
+        if pairs.count < Self.indexThreshold {
+            index = nil
+        } else {
+            // Shift the positions after `i` down by one; mapValues keeps the table's layout, so no key
+            // is hashed again.
+            index?[ObjectKey(removed.key)] = nil
+            index = index?.mapValues { $0 > i ? $0 - 1 : $0 }
+        }
+        return removed.value
     }
 
     /// Position of `key` in `pairs`, comparing UTF-8 bytes.
@@ -103,7 +110,10 @@ public struct JSONObject: Sendable {
 
     /// Byte equality of two keys.
     static func sameKey(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        // Byte-equal strings are always canonically equal, so Swift's `==` (fast for ASCII and small
+        // strings) rules out nearly every mismatch; the byte comparison then settles the rest, such as
+        // "\u{E9}" versus "e\u{301}", which `==` calls equal.
+        a == b && a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 }
 
@@ -113,7 +123,8 @@ struct ObjectKey: Hashable, Sendable {
     init(_ string: String) { self.string = string }
     static func == (a: ObjectKey, b: ObjectKey) -> Bool { JSONObject.sameKey(a.string, b.string) }
     func hash(into hasher: inout Hasher) {
-        for byte in string.utf8 { hasher.combine(byte) }
+        var text = string
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(0xFF as UInt8)   // 0xFF never occurs in UTF-8: terminates the key
     }
 }

@@ -16,12 +16,17 @@ public struct JSONParseOptions: Sendable {
     public var maxBytes: Int = 16 << 20
     /// Handling of repeated keys within one object.
     public var duplicateKeys: DuplicateKeyPolicy = .reject
+    /// When true, one leading UTF-8 byte order mark (EF BB BF) is skipped instead of refused. RFC 8259
+    /// forbids sending one but lets a parser ignore it; some APIs promise to.
+    public var allowsByteOrderMark = false
 
     /// Options with the given limits; the defaults suit request bodies.
-    public init(maxDepth: Int = 64, maxBytes: Int = 16 << 20, duplicateKeys: DuplicateKeyPolicy = .reject) {
+    public init(maxDepth: Int = 64, maxBytes: Int = 16 << 20, duplicateKeys: DuplicateKeyPolicy = .reject,
+                allowsByteOrderMark: Bool = false) {
         self.maxDepth = maxDepth
         self.maxBytes = maxBytes
         self.duplicateKeys = duplicateKeys
+        self.allowsByteOrderMark = allowsByteOrderMark
     }
 }
 

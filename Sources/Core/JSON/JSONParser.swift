@@ -2,9 +2,9 @@
 ///
 /// Refused: trailing commas, comments, single quotes, NaN/Infinity, leading zeros, `+` signs, control
 /// characters inside strings, malformed UTF-8, unpaired surrogates in `\u` escapes, a leading byte order
-/// mark, and anything after the value but whitespace. Numbers are checked against the grammar and kept as
-/// text. Nesting is handled with an explicit stack, not recursion, so no input can exhaust the thread's
-/// stack whatever `maxDepth` is set to.
+/// mark (unless `allowsByteOrderMark`), and anything after the value but whitespace. Numbers are checked
+/// against the grammar and kept as text. Nesting is handled with an explicit stack, not recursion, so no
+/// input can exhaust the thread's stack whatever `maxDepth` is set to.
 public enum JSONParser {
     /// Parses a complete JSON text.
     public static func parse(_ bytes: [UInt8], options: JSONParseOptions = .init()) throws(JSONError) -> JSON {
@@ -66,7 +66,8 @@ struct JSONScanner {
 
     mutating func parseDocument() throws(JSONError) -> JSON {
         if count >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF {
-            throw .syntax(offset: 0, message: "byte order mark is not allowed")
+            guard options.allowsByteOrderMark else { throw .syntax(offset: 0, message: "byte order mark is not allowed") }
+            pos = 3
         }
         skipWhitespace()
         guard pos < count else { throw .emptyInput }

@@ -6,6 +6,8 @@ extension JSONScanner {
         pos += 1
         let start = pos
         while pos < count {
+            skipPlainASCII()
+            guard pos < count else { break }
             let c = buf[pos]
             if c == UInt8(ascii: "\"") {
                 let text = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<pos]), as: UTF8.self)
@@ -40,6 +42,30 @@ extension JSONScanner {
             }
         }
         throw .syntax(offset: open, message: "unterminated string")
+    }
+
+    /// Moves past whole 8-byte words that hold only printable ASCII other than `"` and `\\`, the bytes
+    /// that need no attention inside a string. Typical strings are mostly such bytes, and testing a word
+    /// at a time instead of a byte at a time is what keeps string scanning cheap.
+    @inline(__always)
+    private mutating func skipPlainASCII() {
+        guard let base = buf.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while pos + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: pos, as: UInt64.self)
+            // A byte's high bit is set in `special` when it may be a quote, a backslash, a control
+            // character or non-ASCII. False positives only stop the fast path early, which is harmless.
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special = ((quote &- ones) & ~quote)
+                | ((backslash &- ones) & ~backslash)
+                | ((word &- ones &* 0x20) & ~word)
+                | word
+            guard special & highs == 0 else { return }
+            pos += 8
+        }
     }
 
     /// Checks one multi-byte UTF-8 sequence at `pos` and moves past it. The ranges are those of the

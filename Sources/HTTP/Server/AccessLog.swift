@@ -5,7 +5,29 @@ enum AccessLog {
     static func write(_ logger: Logger, head: RequestHead, requestID: String, remoteAddress: String, status: Int,
                       bytes: Int, seconds: Double, aborted: Bool) {
         let millis = (seconds * 10_000).rounded() / 10
-        logger.info("\(head.method.rawValue) \(head.target) \(status) \(bytes)B \(millis)ms\(aborted ? " aborted" : "")",
+        logger.info("\(head.method.rawValue) \(redacted(head.target)) \(status) \(bytes)B \(millis)ms\(aborted ? " aborted" : "")",
                     metadata: ["request-id": .string(requestID), "remote": .string(remoteAddress)])
+    }
+
+    /// Query parameter names whose values are credentials somewhere in the four APIs (Datastore's
+    /// `access_token` / `oauth_token` / `oauth_signature`, Backbeam's `signature`, Parse's `sessionToken`,
+    /// keys and passwords). Matched case-insensitively as substrings of the name.
+    static let secretNameParts = ["token", "signature", "password", "secret", "key"]
+
+    /// The target with the value of every credential-looking query parameter replaced by `***`, so the
+    /// access log never holds a usable secret.
+    static func redacted(_ target: String) -> String {
+        guard let q = target.firstIndex(of: "?") else { return target }
+        let path = target[..<q]
+        let query = target[target.index(after: q)...]
+        var changed = false
+        let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> Substring in
+            guard let eq = pair.firstIndex(of: "=") else { return pair }
+            let name = pair[..<eq].lowercased()
+            guard secretNameParts.contains(where: { name.contains($0) }) else { return pair }
+            changed = true
+            return pair[...eq] + "***"
+        }
+        return changed ? path + "?" + parts.joined(separator: "&") : target
     }
 }
