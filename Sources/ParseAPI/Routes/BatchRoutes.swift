@@ -66,7 +66,7 @@ enum BatchRoutes {
     }
 
     static func parseItem(_ v: JSON, _ c: ParseContext) -> Item {
-        let method = HTTPMethod(rawValue: v["method"]?.stringValue ?? "")
+        let method = HTTPMethod(rawValue: (v["method"]?.stringValue ?? "").uppercased())
         let path = v["path"]?.stringValue ?? ""
         var item = Item(method: method, segments: [], path: path, body: JSONObject())
         guard let o = v.objectValue else {
