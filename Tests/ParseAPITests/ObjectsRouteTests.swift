@@ -28,6 +28,14 @@ final class ObjectsRouteTests: XCTestCase {
         XCTAssertEqual(r.header("Access-Control-Allow-Origin"), "*")
     }
 
+    func testRequestsAreCountedByRoutePattern() throws {
+        _ = try server.json("GET", "/parse/classes/Recipe/abcdefghij", status: 404)
+        let text = server.service.app.metrics.render()
+        XCTAssertTrue(text.contains("quartet_parse_requests_total"), text)
+        XCTAssertTrue(text.contains("/classes/:className/:objectId"), text)
+        XCTAssertFalse(text.contains("abcdefghij"))
+    }
+
     func testCreateGetQueryUpdateDelete() throws {
         let created = try server.json("POST", "/parse/classes/Recipe", body: Self.recipe, status: 201)
         XCTAssertEqual(Set(created.objectValue?.keys ?? []), ["objectId", "createdAt"])

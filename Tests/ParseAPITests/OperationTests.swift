@@ -51,6 +51,11 @@ final class OperationTests: XCTestCase {
                        .set(["__type": "Date", "iso": "2024-01-01T00:00:00.000Z"]))
     }
 
+    func testNonFiniteNumbersRefused() {
+        XCTAssertThrowsError(try op(#"{"__op":"Add","objects":[1e400]}"#)) { XCTAssertEqual(($0 as? ParseError)?.code, 111) }
+        XCTAssertThrowsError(try FieldOperation.parse(try JSONParser.parse("1e400"))) { XCTAssertEqual(($0 as? ParseError)?.code, 111) }
+    }
+
     func testNumbersNormalised() {
         XCTAssertEqual(Values.normalizeNumber(JSONNumber(text: "9.0") ?? JSONNumber(0)).text, "9")
         XCTAssertEqual(Values.normalizeNumber(JSONNumber(text: "0.1") ?? JSONNumber(0)).text, "0.1")

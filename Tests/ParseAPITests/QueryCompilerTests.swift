@@ -59,6 +59,10 @@ final class QueryCompilerTests: XCTestCase {
         XCTAssertFalse(try RegexProgram.compile("^(?=.*[0-9])(?=.{8,})", options: "", allowLookaround: true).matches("abc1"))
     }
 
+    func testProgramSizeIsCapped() {
+        XCTAssertThrowsError(try RegexProgram.compile("(?:a{1000}){100}", options: "")) { XCTAssertEqual(($0 as? ParseError)?.code, 102) }
+    }
+
     func testLiteralForms() throws {
         XCTAssertEqual(try RegexProgram.compile("^\\Qab\\E", options: "").literal,
                        RegexLiteral(text: "ab", anchoredStart: true, anchoredEnd: false, caseInsensitive: false))

@@ -69,7 +69,14 @@ enum CLP {
     /// Fields hidden from this caller (spec §5.6): the intersection of the lists of every entity that
     /// applies; `userField:` entities are not evaluated here.
     static func protectedFields(className: String, schema: ClassSchema?, caller: Caller, serverWide: JSONObject) -> Set<String> {
-        if caller.readsAsMaster { return [] }
+        protectedLists(className: className, schema: schema, caller: caller, serverWide: serverWide).base ?? []
+    }
+
+    /// The lists that always apply (nil when none does) and the `userField:<pointer>` lists, which apply per
+    /// object when that pointer field names the caller.
+    static func protectedLists(className: String, schema: ClassSchema?, caller: Caller, serverWide: JSONObject)
+        -> (base: Set<String>?, userFields: [(field: String, list: Set<String>)]) {
+        if caller.readsAsMaster { return ([], []) }
         var map = JSONObject()
         if let pf = serverWide[className]?.objectValue { for (k, v) in pf { map[k] = v } }
         if let pf = (schema?.clp ?? [:])["protectedFields"]?.objectValue {
@@ -87,6 +94,23 @@ enum CLP {
             guard let list = map[e]?.arrayValue else { continue }
             let s = Set(list.compactMap(\.stringValue))
             result = result.map { $0.intersection(s) } ?? s
+        }
+        var userFields: [(String, Set<String>)] = []
+        if caller.userId != nil {
+            for (k, v) in map where k.hasPrefix("userField:") {
+                userFields.append((String(k.dropFirst("userField:".count)), Set((v.arrayValue ?? []).compactMap(\.stringValue))))
+            }
+        }
+        return (result, userFields)
+    }
+
+    /// The protected set for one object: the always-applying lists intersected with every `userField:` list
+    /// whose pointer field names the caller.
+    static func protectedFields(for object: StoredObject, base: Set<String>?, userFields: [(field: String, list: Set<String>)],
+                                caller: Caller) -> Set<String> {
+        var result = base
+        for (field, list) in userFields where objectMatches([field], userId: caller.userId, object) {
+            result = result.map { $0.intersection(list) } ?? list
         }
         return result ?? []
     }

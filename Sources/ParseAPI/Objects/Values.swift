@@ -12,6 +12,8 @@ enum Values {
     static func normalize(_ value: JSON, nested: Bool = false) throws -> JSON {
         switch value {
         case .number(let n):
+            // Literals such as 1e400 are valid JSON but not finite doubles (spec §4.4: numbers are finite).
+            guard n.doubleValue.isFinite else { throw notValid("Number") }
             return .number(normalizeNumber(n))
         case .array(let items):
             return .array(try items.map { try normalize($0, nested: true) })

@@ -9,6 +9,7 @@ struct Includer {
     let serverURL: String
     let appId: String
     var nestedKeys: [String: Set<String>] = [:]
+    var nestedExcludes: [String: Set<String>] = [:]
 
     mutating func include(_ paths: [[String]], into results: inout [JSONObject]) throws {
         // Every prefix of every path, shortest first, each once.
@@ -28,7 +29,8 @@ struct Includer {
         var fetched: [String: JSONObject] = [:]
         for (cls, ids) in wanted {
             guard FieldNames.isValidClassName(cls) else { continue }
-            for (id, obj) in try fetch(cls, Array(ids), restrict: nestedKeys[path.joined(separator: ".")]) {
+            let key = path.joined(separator: ".")
+            for (id, obj) in try fetch(cls, Array(ids), restrict: nestedKeys[key], exclude: nestedExcludes[key] ?? []) {
                 fetched[cls + "/" + id] = obj
             }
         }
@@ -70,14 +72,16 @@ struct Includer {
     }
 
     /// Readable targets rendered as `{"__type":"Object","className":...}`.
-    private func fetch(_ cls: String, _ ids: [String], restrict: Set<String>?) throws -> [(String, JSONObject)] {
+    private func fetch(_ cls: String, _ ids: [String], restrict: Set<String>?, exclude: Set<String>) throws
+        -> [(String, JSONObject)] {
         let schema = try Schemas.load(cls, tx)
         guard (try? CLP.check("get", className: cls, schema: schema, caller: caller)) != nil else { return [] }
         let outcome = (try? CLP.check("get", className: cls, schema: schema, caller: caller)) ?? .allowed
         var renderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)
-        renderer.protectedFields = CLP.protectedFields(className: cls, schema: schema, caller: caller,
-                                                       serverWide: config.protectedFields)
+        let lists = CLP.protectedLists(className: cls, schema: schema, caller: caller, serverWide: config.protectedFields)
+        renderer.protectedFields = lists.base ?? []
         if let restrict { renderer.keys = restrict.union(ObjectRenderer.alwaysSelected) }
+        renderer.excludeKeys = exclude.subtracting(ObjectRenderer.alwaysSelected)
         var out: [(String, JSONObject)] = []
         for o in try tx.objects(cls, ids: ids) {
             if !caller.readsAsMaster {
@@ -86,6 +90,9 @@ struct Includer {
                 if case .pointerRestricted(let f) = outcome, !CLP.objectMatches(f, userId: caller.userId, o) { continue }
             }
             var r = renderer
+            if !lists.userFields.isEmpty {
+                r.protectedFields = CLP.protectedFields(for: o, base: lists.base, userFields: lists.userFields, caller: caller)
+            }
             if cls == "_User" {
                 r.showAuthData = caller.readsAsMaster || o.objectId == caller.userId
                 if o.objectId == caller.userId { r.protectedFields = [] }

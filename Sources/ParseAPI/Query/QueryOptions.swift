@@ -70,7 +70,11 @@ struct QueryOptions: Sendable {
         switch value {
         case .object(let o): return o
         case .string(let s):
-            guard let parsed = try? JSONParser.parse(s, options: StoredJSON.requestOptions(maxBytes: 16 << 20)) else {
+            // Deep nesting is allowed here so the query compiler can answer it with its own 102 (spec §7.11);
+            // the parser keeps an explicit stack, so depth costs no recursion.
+            var options = StoredJSON.requestOptions(maxBytes: 16 << 20)
+            options.maxDepth = 10_000
+            guard let parsed = try? JSONParser.parse(s, options: options) else {
                 throw ParseError(107, "Invalid JSON in where.")
             }
             guard let o = parsed.objectValue else { throw ParseError(102, "where must be a JSON object.") }

@@ -1,4 +1,5 @@
 import Core
+import Foundation
 
 /// Runs a find (spec §7): CLP, `where` compilation, ACL and pointer-permission filters, order, paging,
 /// count, then rendering with `keys`/`excludeKeys`/`include`.
@@ -36,8 +37,8 @@ struct QueryRunner {
             let c = try CLP.check("count", className: targetClass, schema: schema, caller: caller)
             if case .pointerRestricted = c { outcome = c }
         }
-        let protected = CLP.protectedFields(className: targetClass, schema: schema, caller: caller,
-                                            serverWide: config.protectedFields)
+        let lists = CLP.protectedLists(className: targetClass, schema: schema, caller: caller, serverWide: config.protectedFields)
+        let protected = lists.base ?? []
         var compiler = WhereCompiler(className: targetClass, schema: schema, caller: caller, protectedFields: protected,
                                      tx: tx, config: config)
         let cond = try compiler.compile(opts.whereClause)
@@ -67,9 +68,13 @@ struct QueryRunner {
             if q.count { count = try tx.runCount(cq) }
         } else {
             // Rows are streamed and checked by the regex engine; paging and count are exact.
-            var matched = 0
+            var matched = 0, seen = 0
             let residual = compiler.residual
+            // The time budget (spec §7.11) is checked between streamed rows.
+            let deadline = Date().addingTimeInterval(config.queryTimeoutSeconds)
             try tx.stream(cq) { o in
+                seen += 1
+                if seen % 64 == 0, Date() > deadline { throw ParseError(124, "Query timed out.") }
                 guard residual.allSatisfy({ $0(o) }) else { return true }
                 matched += 1
                 if matched > opts.skip && objects.count < opts.limit { objects.append(o) }
@@ -83,6 +88,7 @@ struct QueryRunner {
         renderer.excludeKeys = Set(opts.excludeKeys).subtracting(ObjectRenderer.alwaysSelected)
         var includePaths = opts.include.filter { $0 != "*" }.map { $0.split(separator: ".").map(String.init) }
         var nestedKeys: [String: Set<String>] = [:]
+        var objectSubKeys: [String: Set<String>] = [:]
         if let keys = opts.keys {
             var top: Set<String> = []
             for k in keys where k != "$score" {
@@ -93,10 +99,22 @@ struct QueryRunner {
                     if case .pointer? = schema?.field(first)?.type {
                         includePaths.append([first])
                         nestedKeys[first, default: []].insert(parts[1])
+                    } else {
+                        // `a.b` on an Object field returns `a` with only the sub-key `b` (spec §7.9).
+                        objectSubKeys[first, default: []].insert(parts[1])
                     }
                 }
             }
             renderer.keys = top.union(ObjectRenderer.alwaysSelected)
+        }
+        var nestedExcludes: [String: Set<String>] = [:]
+        for entry in opts.excludeKeys where entry.contains(".") {
+            // `a.b` on a Pointer includes `a` and removes `b` from the included object (spec §7.9).
+            let parts = entry.split(separator: ".", maxSplits: 1).map(String.init)
+            if parts.count == 2, case .pointer? = schema?.field(parts[0])?.type {
+                includePaths.append([parts[0]])
+                nestedExcludes[parts[0], default: []].insert(parts[1])
+            }
         }
         if opts.includeAll, let schema {
             for (name, def) in schema.fields {
@@ -107,10 +125,19 @@ struct QueryRunner {
         var results: [JSONObject] = []
         for o in objects {
             var r = renderer
+            if !lists.userFields.isEmpty {
+                r.protectedFields = CLP.protectedFields(for: o, base: lists.base, userFields: lists.userFields, caller: caller)
+            }
             if targetClass == "_User" { r.showAuthData = caller.readsAsMaster || o.objectId == caller.userId }
             if targetClass == "_User" && o.objectId == caller.userId { r.protectedFields = [] }
             var rendered = r.render(o)
             if redirected { rendered["className"] = .string(targetClass) }
+            for (field, subKeys) in objectSubKeys {
+                guard let o = rendered[field]?.objectValue else { continue }
+                var kept = JSONObject()
+                for (k, v) in o where subKeys.contains(k) { kept[k] = v }
+                rendered[field] = .object(kept)
+            }
             if targetClass == "_Session", o.objectId == caller.sessionId, let token = currentToken {
                 rendered["sessionToken"] = .string(token)
             }
@@ -128,6 +155,7 @@ struct QueryRunner {
         if !includePaths.isEmpty {
             var includer = Includer(tx: tx, caller: caller, config: config, serverURL: serverURL, appId: appId)
             includer.nestedKeys = nestedKeys
+            includer.nestedExcludes = nestedExcludes
             try includer.include(includePaths, into: &results)
         }
         return Output(results: results, count: count)

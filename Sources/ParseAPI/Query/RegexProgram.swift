@@ -27,7 +27,9 @@ struct RegexProgram: @unchecked Sendable {
     /// Non-nil when the pattern is one literal (see `RegexLiteral`).
     var literal: RegexLiteral?
 
-    static let maxInstructions = 200_000
+    /// Counted repetition is expanded, so a short pattern can make a long program; matching costs
+    /// program size × text length, so the program is capped.
+    static let maxInstructions = 10_000
 
     /// Compiles `pattern` with `$options` letters (`imsx`); inline flags at the start are honoured.
     static func compile(_ pattern: String, options: String, allowLookaround: Bool = false) throws -> RegexProgram {

@@ -36,19 +36,29 @@ extension WhereCompiler {
     }
 
     /// `$inQuery` / `$notInQuery` operand -> the inner id selection (args already appended).
-    mutating func subquery(_ op: String, _ operand: JSON) throws -> (sql: String, className: String) {
+    mutating func subquery(_ op: String, _ operand: JSON) throws -> (sql: String, className: String, args: [SQLScalar]) {
         guard let o = operand.objectValue, let cls = o["className"]?.stringValue,
               let w = (o["where"] ?? .object(JSONObject())).objectValue else {
             throw ParseError(102, "improper usage of \(op)")
         }
-        return (try innerSelect(className: cls, where: w, column: { _ in "o.id" }, usage: op), cls)
+        let start = args.count
+        let sql = try innerSelect(className: cls, where: w, column: { _ in "o.id" }, usage: op)
+        return (sql, cls, Array(args[start...]))
     }
 
     /// A pointer field pointing into the inner selection (its args were appended by `subquery`; the class
     /// name is a validated identifier, embedded as an escaped literal).
-    mutating func pointerIn(_ ref: FieldRef, _ sub: (sql: String, className: String)) -> String {
-        return "(\(ref.sub("className")) = '\(sub.className.replacingOccurrences(of: "'", with: "''"))' AND "
-            + "\(ref.sub("objectId")) IN (\(sub.sql)))"
+    /// An array of pointers matches when one element points into the selection; that branch repeats the
+    /// inner SQL, so its arguments are appended a second time.
+    mutating func pointerIn(_ ref: FieldRef, _ sub: (sql: String, className: String, args: [SQLScalar])) -> String {
+        let cls = "'" + sub.className.replacingOccurrences(of: "'", with: "''") + "'"
+        let single = "(\(ref.sub("className")) = \(cls) AND \(ref.sub("objectId")) IN (\(sub.sql)))"
+        if let t = ref.type, t != .array { return single }
+        let alias = nextAlias()
+        let element = MatchTarget(element: alias)
+        args += sub.args
+        return "(\(single) OR (\(ref.typeExpr) = 'array' AND EXISTS (SELECT 1 FROM json_each(o.data, \(SQLPath.path(ref.path))) "
+            + "AS \(alias) WHERE \(element.sub("className")) = \(cls) AND \(element.sub("objectId")) IN (\(sub.sql)))))"
     }
 
     /// `$select` / `$dontSelect`: the field equals the `key` of some object of the inner query.

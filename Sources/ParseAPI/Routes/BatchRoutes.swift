@@ -66,7 +66,7 @@ enum BatchRoutes {
     }
 
     static func parseItem(_ v: JSON, _ c: ParseContext) -> Item {
-        let method = HTTPMethod(rawValue: v["method"]?.stringValue ?? "")
+        let method = HTTPMethod(rawValue: (v["method"]?.stringValue ?? "").uppercased())
         let path = v["path"]?.stringValue ?? ""
         var item = Item(method: method, segments: [], path: path, body: JSONObject())
         guard let o = v.objectValue else {
@@ -111,6 +111,9 @@ enum BatchRoutes {
         sub.pathParams = params
         if item.method == .get { sub.params = item.body } else { sub.body = item.body }
         do {
+            // Every sub-request counts against the rules of its own path (spec §3.8).
+            try app.limiter.check(path: "/" + item.segments.joined(separator: "/"), method: item.method.rawValue,
+                                  caller: caller, clientAddress: app.clientAddress(http))
             if route.options.masterOnly { try sub.requireMaster() }
             if caller.isReadOnlyMaster, let denial = route.options.readOnlyDenial { throw ParseError(119, denial) }
             return .success(try route.handler(sub).body)

@@ -70,13 +70,27 @@ enum LoginRoutes {
             throw invalidCredentials
         }
         let installationId = c.installationId
-        let needsReset = config.lockoutThreshold != nil && (user.data["_failed_login_count"]?.int64Value ?? 0) != 0
+        var needsReset = config.lockoutThreshold != nil && (user.data["_failed_login_count"]?.int64Value ?? 0) != 0
+        if let days = config.passwordMaxAgeDays, days > 0 {
+            if let changed = user.data["_password_changed_at"]?.int64Value {
+                if Int64(ParseDate.nowMillis()) - changed > Int64(days) * 86_400_000 {
+                    throw ParseError(101, "Your password has expired. Please reset your password.")
+                }
+            } else {
+                // Users without a known change date start their password age now (spec §9.10).
+                needsReset = true
+            }
+        }
         var token: String?
-        if createSession || needsReset {
+        let refreshUser = needsReset
+        if createSession || refreshUser {
             token = try c.write { tx -> String? in
-                if needsReset, var u = try tx.object("_User", userId) {
+                if refreshUser, var u = try tx.object("_User", userId) {
                     u.data["_failed_login_count"] = 0
                     u.data["_account_lockout_expires_at"] = nil
+                    if u.data["_password_changed_at"] == nil {
+                        u.data["_password_changed_at"] = .number(JSONNumber(ParseDate.nowMillis()))
+                    }
                     try tx.update(u)
                 }
                 guard createSession else { return nil }

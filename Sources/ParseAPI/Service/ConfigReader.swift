@@ -17,6 +17,8 @@ struct ConfigReader {
 
     func string(_ key: String) throws -> String? {
         guard let v = section[key], !v.isNull else { return nil }
+        // Environment values that look like numbers arrive as numbers (QUARTET_PARSE_APP_ID=12345).
+        if case .number(let n) = v { return n.text }
         guard let s = v.stringValue else { throw fail(key, "must be a string") }
         return s
     }

@@ -33,7 +33,7 @@ final class ParseApp: Sendable {
         var table = RouteTable()
         ParseRoutes.registerAll(&table)
         self.routes = table
-        self.limiter = RateLimiter()
+        self.limiter = RateLimiter(rules: config.rateLimits)
     }
 
     /// Constant-time comparison of a candidate key with a stored digest.

@@ -36,10 +36,12 @@ struct ParseConfig: Sendable {
     var passwordValidationError: String?
     var passwordDoNotAllowUsername = false
     var passwordMaxHistory = 0
+    var passwordMaxAgeDays: Int?
     var allowOrigin: [String] = ["*"]
     var allowHeaders: [String] = []
     var queryTimeoutSeconds: Double = 10
     var batchMaxRequests = 1000
+    var rateLimits: [RateLimitRule] = RateLimitRule.builtIn
     var bcryptCost = 10
 
     struct FileUploadRules: Sendable {
@@ -124,6 +126,7 @@ struct ParseConfig: Sendable {
             passwordValidationError = try pp.string("validationError")
             passwordDoNotAllowUsername = try pp.bool("doNotAllowUsername", false)
             passwordMaxHistory = try pp.int("maxPasswordHistory", 0, min: 0, max: 20)
+            if pp.section["maxPasswordAge"] != nil { passwordMaxAgeDays = try pp.int("maxPasswordAge", 0, min: 0, max: 100_000) }
         }
         allowOrigin = try r.stringList("allowOrigin", ["*"])
         if allowOrigin.isEmpty { allowOrigin = ["*"] }
@@ -131,6 +134,7 @@ struct ParseConfig: Sendable {
         queryTimeoutSeconds = try r.double("queryTimeout", 10)
         batchMaxRequests = try r.int("batchMaxRequests", 1000, min: 1, max: 100_000)
         bcryptCost = try r.int("bcryptCost", 10, min: 4, max: 31)
+        if let rl = section["rateLimit"], !rl.isNull { rateLimits = try RateLimitRule.parse(rl, key: "parse.rateLimit") }
     }
 
     /// True when at least one client key is configured (then one must match on every request, §3.2).

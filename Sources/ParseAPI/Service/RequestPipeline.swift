@@ -28,7 +28,8 @@ extension ParseApp {
                 body["_method"] = nil
             }
             try resolveCredentials(ctx, body: &body, segments: segments)
-            try limiter.check(ctx, segments: segments, rules: config)
+            try limiter.check(path: "/" + segments.joined(separator: "/"), method: ctx.method.rawValue, caller: ctx.caller,
+                              clientAddress: clientAddress(req))
             guard let (route, params) = routes.match(ctx.method, segments) else { throw ParseError.unknownRoute }
             ctx.pathParams = params
             if route.options.masterOnly { try ctx.requireMaster() }
@@ -50,10 +51,24 @@ extension ParseApp {
                 if try store.read({ try $0.requestIdRecorded(rid, nowMillis: now) }) { throw ParseError.duplicateRequest }
                 ctx.requestId = rid
             }
-            return writer.reply(try route.handler(ctx), origin: origin)
+            do {
+                let reply = try route.handler(ctx)
+                count(route: route, status: reply.raw?.status.code ?? reply.status)
+                return writer.reply(reply, origin: origin)
+            } catch {
+                let mapped = mapError(error)
+                count(route: route, status: mapped.status)
+                return writer.error(mapped, origin: origin)
+            }
         } catch {
             return writer.error(mapError(error), origin: origin)
         }
+    }
+
+    /// Requests per Parse route pattern (never raw paths, which carry ids and class names) and status.
+    func count(route: RouteTable.Entry, status: Int) {
+        metrics.counter("quartet_parse_requests_total", help: "Parse API requests by route pattern, method and status.",
+                        labels: ["route": route.pattern, "method": route.method.rawValue, "status": String(status)]).increment()
     }
 
     /// Maps any thrown error to the Parse answer; internal causes are logged, never sent.

@@ -61,6 +61,10 @@ extension SQLiteTransaction {
         // An expired record of the same id is replaced; a live one makes the insert fail (-> 159).
         try db.run("DELETE FROM parse_idempotency WHERE request_id = ? AND expires_at <= ?",
                    [.text(id), .integer(Int64(nowMillis))])
+        // Now and then, sweep every expired record so the table stays small.
+        if Int.random(in: 0..<256) == 0 {
+            try db.run("DELETE FROM parse_idempotency WHERE expires_at <= ?", [.integer(Int64(nowMillis))])
+        }
         do {
             try db.run("INSERT INTO parse_idempotency (request_id, expires_at) VALUES (?, ?)",
                        [.text(id), .integer(Int64(expiresAt))])

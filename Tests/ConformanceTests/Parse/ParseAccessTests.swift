@@ -159,3 +159,19 @@ final class ParseAccessTests: ParseConformanceCase {
                        ["code": 107, "error": "frobnicate is not a valid operation for class level permissions"])
     }
 }
+
+/// `userField:` entries of protected fields apply to objects whose pointer names the caller (spec §5.6).
+final class ParseUserFieldProtectionTests: ParseConformanceCase {
+    func test_PA_147_user_field_protected_fields() throws {
+        let master = ParseServer.headers(master: true)
+        let (owner, ot) = try parse.signUp("owner")
+        let (_, other) = try parse.signUp("other")
+        try parse.expect(200, "POST", "/parse/schemas/Doc", headers: master, body: """
+            {"fields":{"secret":{"type":"String"},"owner":{"type":"Pointer","targetClass":"_User"}},\
+            "classLevelPermissions":{"protectedFields":{"*":["secret"],"userField:owner":[]}}}
+            """)
+        _ = try parse.create("Doc", #"{"secret":"s","owner":{"__type":"Pointer","className":"_User","objectId":"\#(owner)"}}"#)
+        XCTAssertEqual(try parse.expect(200, "GET", "/parse/classes/Doc", headers: ParseServer.headers(session: ot))["results"]?[0]?["secret"], "s")
+        XCTAssertNil(try parse.expect(200, "GET", "/parse/classes/Doc", headers: ParseServer.headers(session: other))["results"]?[0]?["secret"])
+    }
+}

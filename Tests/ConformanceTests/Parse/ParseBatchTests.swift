@@ -166,3 +166,16 @@ final class StatusBox: @unchecked Sendable {
     func add(_ v: Int) { lock.lock(); list.append(v); lock.unlock() }
     var values: [Int] { lock.lock(); defer { lock.unlock() }; return list }
 }
+
+/// Request ids expire after `idempotency.ttl` seconds.
+final class ParseIdempotencyTTLTests: ParseConformanceCase {
+    override var environment: [String: String] { ["QUARTET_PARSE_IDEMPOTENCY": #"{"enabled":true,"ttl":2}"#] }
+
+    func test_PA_021_expired_ids_run_again() throws {
+        let h = ParseServer.headers([("X-Parse-Request-Id", "ttl-1")])
+        try parse.expect(201, "POST", "/parse/classes/Ttl", headers: h, body: "{}")
+        try parse.expect(400, "POST", "/parse/classes/Ttl", headers: h, body: "{}")
+        Thread.sleep(forTimeInterval: 3)
+        try parse.expect(201, "POST", "/parse/classes/Ttl", headers: h, body: "{}")
+    }
+}

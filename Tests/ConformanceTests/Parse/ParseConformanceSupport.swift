@@ -50,6 +50,13 @@ final class ParseServer: @unchecked Sendable {
         return (try? JSONParser.parse(r.body)) ?? .null
     }
 
+    /// `expect` with the status last, as the in-process tests write it.
+    @discardableResult
+    func json(_ method: String, _ target: String, headers: [(String, String)] = ParseServer.headers(), body: String? = nil,
+              status: Int, file: StaticString = #filePath, line: UInt = #line) throws -> JSON {
+        try expect(status, method, target, headers: headers, body: body, file: file, line: line)
+    }
+
     /// Creates an object and returns its id.
     func create(_ cls: String, _ body: String, headers: [(String, String)] = ParseServer.headers(),
                 file: StaticString = #filePath, line: UInt = #line) throws -> String {

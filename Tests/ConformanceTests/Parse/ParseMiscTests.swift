@@ -194,3 +194,17 @@ final class ParseNoClassCreationTests: ParseConformanceCase {
         try parse.expect(201, "POST", "/parse/classes/Other", headers: ParseServer.headers(master: true), body: #"{"x":1}"#)
     }
 }
+
+/// Additional mount paths behave like the main one (spec §1.3).
+final class ParseMountAliasTests: ParseConformanceCase {
+    override var environment: [String: String] { ["QUARTET_PARSE_ADDITIONAL_MOUNT_PATHS": #"["/1"]"#] }
+
+    func test_additional_mount_path() throws {
+        let id = try parse.create("Alias", #"{"a":1}"#)
+        XCTAssertEqual(try parse.expect(200, "GET", "/1/classes/Alias/\(id)")["a"], 1)
+        let r = try parse.send("POST", "/1/classes/Alias", body: "{}")
+        XCTAssertEqual(r.status, 201)
+        XCTAssertTrue(r.header("Location")?.contains("/1/classes/Alias/") ?? false)
+        XCTAssertEqual(try parse.expect(200, "POST", "/parse/batch", body: #"{"requests":[{"method":"POST","path":"/1/classes/Alias","body":{}}]}"#)[0]?["success"] != nil, true)
+    }
+}

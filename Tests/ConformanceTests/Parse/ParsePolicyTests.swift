@@ -101,3 +101,35 @@ final class ParseDurabilityTests: XCTestCase {
         XCTAssertEqual((try JSONParser.parse(list.body))["results"]?.arrayValue?.count, 1)
     }
 }
+
+/// A configured rate-limit rule applies to every batch sub-request (spec §3.8).
+final class ParseBatchRateLimitTests: ParseConformanceCase {
+    override var environment: [String: String] {
+        ["QUARTET_PARSE_RATE_LIMIT": #"[{"requestPath":"/classes/*","requestTimeWindow":60000,"requestCount":10,"includeInternalRequests":true}]"#]
+    }
+
+    func test_PA_025_batch_counts_each_sub_request() throws {
+        let items = (0..<12).map { _ in #"{"method":"POST","path":"/parse/classes/Limited","body":{}}"# }
+        let j = try parse.expect(200, "POST", "/parse/batch", body: #"{"requests":[\#(items.joined(separator: ","))]}"#)
+        let list = try XCTUnwrap(j.arrayValue)
+        XCTAssertEqual(list.filter { $0["success"] != nil }.count, 10)
+        XCTAssertEqual(list.filter { $0["error"] == ["code": 100, "error": "Too many requests."] }.count, 2)
+    }
+}
+
+/// The query time budget (spec §7.11), on a query whose rows are checked by the regex engine.
+final class ParseQueryTimeoutTests: ParseConformanceCase {
+    override var environment: [String: String] { ["QUARTET_PARSE_QUERY_TIMEOUT": "0.1"] }
+
+    func test_PA_083_query_time_budget() throws {
+        let text = String(repeating: "ab", count: 2000)
+        let item = #"{"method":"POST","path":"/parse/classes/Big","body":{"t":"\#(text)"}}"#
+        for _ in 0..<3 {
+            try parse.expect(200, "POST", "/parse/batch", body: #"{"requests":[\#(Array(repeating: item, count: 1000).joined(separator: ","))]}"#)
+        }
+        let slow = "where=" + q(#"{"t":{"$regex":"(a|b)*c"}}"#)
+        XCTAssertEqual(try parse.expect(400, "GET", "/parse/classes/Big?\(slow)")["code"], 124)
+        try parse.expect(200, "GET", "/parse/health")
+        try parse.expect(200, "GET", "/parse/classes/Big?limit=1")
+    }
+}

@@ -219,8 +219,7 @@ final class ParseQueryTests: ParseConformanceCase {
             return s
         }
         let start = Date()
-        let deep = try parse.send("POST", "/parse/classes/T", body: #"{"_method":"GET","where":\#(nested(98))}"#)
-        XCTAssertEqual(deep.status, 400)
+        XCTAssertEqual(try parse.expect(400, "GET", "/parse/classes/T?" + w(nested(1000)))["code"], 102)
         XCTAssertLessThan(Date().timeIntervalSince(start), 1)
         XCTAssertEqual(try parse.expect(400, "GET", "/parse/classes/T?" + w(nested(11)))["code"], 102)
         try parse.expect(200, "GET", "/parse/classes/T?" + w(nested(10)))
@@ -236,6 +235,9 @@ final class ParseQueryTests: ParseConformanceCase {
         XCTAssertEqual(try results("Comment", w(#"{"post":{"$notInQuery":\#(inner)}}"#)).map { $0["n"] }, [2, 3])
         XCTAssertEqual(try parse.expect(400, "GET", "/parse/classes/Comment?" + w(#"{"post":{"$inQuery":"x"}}"#)),
                        ["code": 102, "error": "improper usage of $inQuery"])
+        _ = try parse.create("Digest", #"{"n":1,"posts":[{"__type":"Pointer","className":"Post","objectId":"\#(without)"},{"__type":"Pointer","className":"Post","objectId":"\#(withImage)"}]}"#)
+        _ = try parse.create("Digest", #"{"n":2,"posts":[{"__type":"Pointer","className":"Post","objectId":"\#(without)"}]}"#)
+        XCTAssertEqual(try results("Digest", w(#"{"posts":{"$inQuery":\#(inner)}}"#)).map { $0["n"] }, [1])
     }
 
     func test_PA_076_select() throws {
@@ -292,6 +294,9 @@ final class ParseQueryTests: ParseConformanceCase {
         let two = try results("Comment", "include=post.author")
         XCTAssertEqual(two.first?["post"]?["author"]?["username"], "author")
         XCTAssertEqual(try results("Comment", "include=authors").first?["authors"]?[0]?["__type"], "Object")
+        let trimmed = try results("Post", "excludeKeys=author.username").first?["author"]
+        XCTAssertEqual(trimmed?["__type"], "Object")
+        XCTAssertNil(trimmed?["username"])
         let limited = try results("Post", "keys=author.username")
         XCTAssertEqual(Set(limited.first?["author"]?.objectValue?.keys ?? []),
                        ["__type", "className", "objectId", "username", "createdAt", "updatedAt", "ACL"])
@@ -322,5 +327,15 @@ final class ParseQueryTests: ParseConformanceCase {
         XCTAssertEqual(names(try results("Recipe", "where=%7B%22name%22%3A+%22Omelette%22%7D&limit=5")), ["Omelette"])
         XCTAssertEqual(names(try results("Recipe", #"where={"name":"a+b"}"#.replacingOccurrences(of: "\"", with: "%22")
             .replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D"))), ["a b"])
+    }
+}
+
+/// `keys` with sub-keys of Object fields (spec §7.9).
+final class ParseKeysSubpathTests: ParseConformanceCase {
+    func test_PA_056_object_sub_keys() throws {
+        _ = try parse.create("Recipe", #"{"name":"a","nutrition":{"Calories":"200","Protein":"12g"}}"#)
+        let r = try parse.expect(200, "GET", "/parse/classes/Recipe?keys=nutrition.Calories")["results"]?[0]
+        XCTAssertEqual(r?["nutrition"], ["Calories": "200"])
+        XCTAssertNil(r?["name"])
     }
 }
