@@ -21,6 +21,12 @@ summary "parse query where rating>=R order=rating limit=20 (indexed): $P_QI req/
 PARSE_QUERY_FIELD=calories wrk_run parse-query-unindexed "http://127.0.0.1:$QP" -s "$LOAD/parse-query.lua" --timeout 30s
 P_QU=$(rps "$OUT/wrk-parse-query-unindexed.txt")
 summary "parse query where calories>=R order=calories limit=20 (no index): $P_QU req/s (p99 $(p99 "$OUT/wrk-parse-query-unindexed.txt"))"
+# One client alone: how long a single query takes when it does not queue behind 63 others.
+for field in rating calories; do
+  PARSE_QUERY_FIELD=$field THREADS=1 CONNECTIONS=1 wrk_run "parse-query-$field-1client" "http://127.0.0.1:$QP" \
+    -s "$LOAD/parse-query.lua" --timeout 30s
+  summary "parse query on $field, 1 client: $(rps "$OUT/wrk-parse-query-$field-1client.txt") req/s, latency p50 $(awk '$1 == "50%" {print $2}' "$OUT/wrk-parse-query-$field-1client.txt") p99 $(p99 "$OUT/wrk-parse-query-$field-1client.txt")"
+done
 summary "  quartet RSS after the parse runs: $(rss_kb "$QPID") kB, threads: $(threads_of "$QPID")"
 stop "$QPID"
 
