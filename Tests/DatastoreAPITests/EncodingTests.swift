@@ -83,4 +83,10 @@ final class EncodingTests: XCTestCase {
         XCTAssertEqual(token.utf8.count, 43)
         XCTAssertTrue(DBase64.isValid(token))
     }
+
+    /// A token must be usable as a command-line argument: it never starts with `-`. With 1/64 chance per
+    /// draw, 2,000 draws would almost surely show one if the rule were missing.
+    func testGeneratedTokensNeverStartWithDash() {
+        for _ in 0..<2000 { XCTAssertNotEqual(DatastoreTokens.generate().first, "-") }
+    }
 }
