@@ -13,8 +13,8 @@
 #   writes     group commit vs one transaction per job through the Storage module (64 writers)
 #   parse      POST /parse/classes/Recipe, GET by id, indexed and unindexed queries over 100,000 objects
 #   datastore  put_delta from 64 clients on 64 datastores
-# The bare-SQLite baseline (64 writers, one row per durable transaction) is measured right before each
-# Quartet write measurement it is compared with; the Hummingbird /health rate once per run.
+# The bare-SQLite baseline (64 writers, one row per durable transaction) is measured right before and
+# right after each Quartet write measurement it is compared with; the Hummingbird /health rate once per run.
 #
 # Every server is started here on 127.0.0.1 (ephemeral ports), measured, and stopped by this script.
 # Results (raw wrk output, logs, summary.txt) go to Benchmarks/results/<timestamp>/.
@@ -130,8 +130,8 @@ hummingbird_rps() {
 }
 # sqlite_baseline_rps: one row per durable transaction into a bare table from 64 threads, both with a
 # connection per thread and with one shared connection; the faster of the two is the baseline (SQLITE_RPS).
-# Sections call it right before their own write measurement: what an fsync costs on a shared machine
-# drifts within minutes, so the two numbers of a ratio are taken back to back.
+# Sections call it right before and right after their own write measurement: what an fsync costs on a
+# shared machine drifts within minutes, so the numbers of a ratio are taken back to back.
 # The rate is rows / requested seconds: the tool's own figure divides by the elapsed time, which includes
 # writers still waiting out busy_timeout after the deadline and would flatter every ratio against it.
 sqlite_baseline_rps() {
@@ -145,7 +145,13 @@ sqlite_baseline_rps() {
     SQLITE_RPS=$(python3 -c "print(max($SQLITE_RPS, $rate))")
   done
   rm -rf "$dir"
-  summary "sqlite baseline for this comparison (the faster mode): $SQLITE_RPS rows/s"
+  summary "sqlite baseline ($1, the faster mode): $SQLITE_RPS rows/s"
+}
+# baseline_ratio NAME RATE BEFORE AFTER: the ratio against the mean of the baselines taken right before
+# and right after the measurement, and against each (the spread shows how much fsync cost drifted).
+baseline_ratio() {
+  local mean; mean=$(python3 -c "print(round(($3 + $4) / 2, 1))")
+  summary "ratio $1/sqlite baseline: $(ratio "$2" "$mean") against the mean baseline $mean rows/s ($(ratio "$2" "$3") against the one before, $(ratio "$2" "$4") against the one after) (target >= 2.5)"
 }
 
 for section in $SECTIONS; do
