@@ -120,7 +120,7 @@ enum SchemasRoutes {
                     schema.indexes[indexName] = spec
                     continue
                 }
-                let exprs = try SchemaValidation.indexExpressions(fieldsSpec, schema: schema)
+                let exprs = try IndexExpressions.indexExpressions(fieldsSpec, schema: schema)
                 try tx.createIndex(name: indexName, className: name, expressions: exprs)
                 schema.indexes[indexName] = spec
             }
