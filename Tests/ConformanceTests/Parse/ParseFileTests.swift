@@ -187,5 +187,16 @@ final class ParseUploadLimitTests: ParseConformanceCase {
                                          body: [UInt8](repeating: 65, count: 2 << 20))
         XCTAssertEqual(r.status, 413)
         XCTAssertEqual(r.text, #"{"error":"request entity too large"}"#)
+        let c = try parse.server.connect()
+        defer { c.close() }
+        var head = "POST /parse/files/big.txt HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+        for (k, v) in ParseServer.headers(session: t) { head += "\(k): \(v)\r\n" }
+        try c.send(head + "\r\n")
+        let chunk = String(repeating: "B", count: 65_536)
+        for _ in 0..<32 { try? c.send(String(65_536, radix: 16) + "\r\n" + chunk + "\r\n") }
+        try? c.send("0\r\n\r\n")
+        let chunked = try c.readResponse()
+        XCTAssertEqual(chunked.status, 413)
+        XCTAssertEqual(chunked.text, #"{"error":"request entity too large"}"#)
     }
 }
