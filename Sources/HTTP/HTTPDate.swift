@@ -38,7 +38,7 @@ final class DateHeaderCache: Sendable {
         var line: [UInt8] = []
     }
 
-    private let entry = Mutex(Entry())
+    private let entry = Locked(Entry())
 
     /// The line for the current second.
     func line() -> [UInt8] {

@@ -18,7 +18,7 @@ public final class HTTPServer: Sendable {
     private let router: Router
     private let logger: Logger
     private let observer: (any ServerObserver)?
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let draining = Atomic<Bool>(false)
 
     /// Creates a server; nothing is bound until `start()`.

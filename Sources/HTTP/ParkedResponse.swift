@@ -16,7 +16,7 @@ public final class ParkedResponse: Sendable {
     /// How long the request may stay parked.
     public let timeout: Duration
     private let onTimeout: @Sendable () -> HTTPResponse
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a parked reply that answers with `onTimeout()` unless completed within `timeout`.
     public init(timeout: Duration, onTimeout: @escaping @Sendable () -> HTTPResponse) {

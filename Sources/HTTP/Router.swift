@@ -28,7 +28,7 @@ public final class Router: Sendable {
         var compiled: RouteTable?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an empty router (every request answers 404).
     public init() {}

@@ -23,7 +23,7 @@ public final class StreamWriter: Sendable {
         var handlers: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let sink: (any ResponseSink)?
     let token: StreamToken
 

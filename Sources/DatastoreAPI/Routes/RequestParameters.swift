@@ -41,6 +41,8 @@ struct RequestParameters: Sendable {
         var options = JSONParseOptions()
         options.maxDepth = maxDepth
         options.duplicateKeys = .reject
+        // The body limit already bounds the text; escapes can make a legal delta's JSON several times its size.
+        options.maxBytes = max(options.maxBytes, text.utf8.count)
         do { return try JSONParser.parse(text, options: options) } catch {
             throw DatastoreAPIError.badRequest("Invalid JSON in parameter '\(name)'")
         }

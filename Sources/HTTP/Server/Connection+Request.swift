@@ -72,7 +72,7 @@ extension Connection {
     /// Builds the request and the answer for a request no handler takes (404, 405, preflight, limit
     /// errors). Returns false when the target itself is invalid and the connection is being closed.
     private func prepareImmediate(_ state: RequestState, resolution: RouteResolution, error: HTTPError?) -> Bool {
-        let request: HTTPRequest
+        var request: HTTPRequest
         do throws(HTTPError) {
             request = try HTTPRequest(method: state.head.method, target: state.head.target,
                                       version: state.head.version, headers: state.head.headers, body: .empty,
@@ -81,6 +81,7 @@ extension Connection {
             earlyError(error)
             return false
         }
+        request.receivedAt = state.receivedAt
         state.request = request
         if let error {
             state.immediate = ErrorRendering.render(error, request: request, renderer: state.group?.errorRenderer)
@@ -140,7 +141,8 @@ extension Connection {
         phase = .handling
         deadline = 0
         let job = RequestJob(head: state.head, match: match, body: state.finishBody(),
-                             remoteAddress: remoteAddress, isTLS: tls != nil, requestID: state.requestID)
+                             remoteAddress: remoteAddress, isTLS: tls != nil, requestID: state.requestID,
+                             receivedAt: state.receivedAt)
         let sequence = self.sequence
         let loop = self.loop
         let context = self.context

@@ -29,7 +29,7 @@ final class EventLoop: @unchecked Sendable {
     let index: Int
     let epfd: Int32
     private let wakeFd: Int32
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     /// Signalled when the loop thread returns.
     let exited = DispatchSemaphore(value: 0)
 

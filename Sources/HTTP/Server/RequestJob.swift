@@ -8,6 +8,8 @@ struct RequestJob: Sendable {
     let remoteAddress: String
     let isTLS: Bool
     let requestID: String
+    /// When the loop finished reading the head.
+    let receivedAt: ContinuousClock.Instant
 
     /// What the worker produced.
     enum Outcome: Sendable {
@@ -36,6 +38,7 @@ struct RequestJob: Sendable {
             return .response(ErrorRendering.render(error, request: nil, renderer: renderer), corsApplied: false,
                              closing: true)
         }
+        request.receivedAt = receivedAt
         request.mountPath = match.group.prefix
         request.routePattern = match.route.pattern
         request.pathParameters = match.pathParameters

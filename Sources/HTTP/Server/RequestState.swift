@@ -21,6 +21,8 @@ final class RequestState {
     var parked: ParkedResponse?
     /// Monotonic time the head was complete.
     let startNanos: UInt64
+    /// The same moment for `HTTPRequest.receivedAt`.
+    let receivedAt = ContinuousClock.now
     var responseStarted: UInt64?
     var status = 0
     var bytesSent = 0

@@ -18,7 +18,6 @@ final class WorkerPool: @unchecked Sendable {
     private var sleeping = 0
     private var pendingWakes = 0
     private var stopped = false
-    private var running = 0
     /// Jobs queued, readable without the lock for spinning.
     private let queued = Atomic<Int>(0)
     /// Workers between jobs that have not gone to sleep (they will pick up new work without a wake-up).
@@ -37,9 +36,6 @@ final class WorkerPool: @unchecked Sendable {
         for index in 0..<threadCount {
             let thread = Thread { [self] in self.run() }
             thread.name = "\(name)-\(index)"
-            condition.lock()
-            running += 1
-            condition.unlock()
             thread.start()
         }
     }
@@ -110,25 +106,10 @@ final class WorkerPool: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Blocks until every worker thread has returned or `timeoutNanos` passed; returns whether all did.
-    func waitForExit(timeoutNanos: UInt64) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: Double(timeoutNanos) / 1e9)
-        condition.lock()
-        defer { condition.unlock() }
-        while running > 0 {
-            if !condition.wait(until: deadline) { return running == 0 }
-        }
-        return true
-    }
-
     private func run() {
         while let job = next() {
             job()
         }
-        condition.lock()
-        running -= 1
-        condition.unlock()
-        condition.broadcast()
     }
 
     private func next() -> Job? {

@@ -18,7 +18,7 @@ final class DatastoreAwaitTests: DatastoreTestCase {
     }
 
     private func awaitInBackground(list token: String? = nil, cursors: [String: Int]? = nil,
-                                   as user: String = DatastoreServer.tokenA) -> Pending<DSResponse> {
+                                   as user: String = DatastoreServer.tokenA) -> DSPending<DSResponse> {
         let server: DatastoreServer = ds
         var params: [(String, String)] = []
         if let token { params.append(("list_datastores", "{\"token\":\"\(token)\"}")) }
@@ -47,7 +47,7 @@ final class DatastoreAwaitTests: DatastoreTestCase {
     func test_DS_164_stale_or_empty_token() throws {
         _ = try ds.create()
         XCTAssertEqual(try poll(list: "")["list_datastores"]?["token"]?.stringValue, try listToken())
-        XCTAssertEqual(try poll(list: ListWireVector.emptyToken)["list_datastores"]?["token"]?.stringValue, try listToken())
+        XCTAssertEqual(try poll(list: DSListVector.emptyToken)["list_datastores"]?["token"]?.stringValue, try listToken())
     }
 
     func test_DS_165_current_token_waits_for_timeout() throws {
@@ -294,6 +294,6 @@ final class DatastoreAwaitLoadTests: DatastoreTestCase {
 }
 
 /// Test vectors shared by the await tests.
-enum ListWireVector {
+enum DSListVector {
     static let emptyToken = "4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945"
 }

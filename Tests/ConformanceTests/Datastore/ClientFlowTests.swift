@@ -34,7 +34,7 @@ final class DatastoreClientFlowTests: DatastoreTestCase {
         let first = try ds.call("await", [("X-Dropbox-User-Agent", "dropbox-js-datastore-sdk/1.2.0"),
                                           ("get_deltas", "{\"cursors\":{}}"), ("list_datastores", "{\"token\":\".\"}")],
                                 headers: [("X-Dropbox-Request-Id", "53138fcec77733d0")])
-        XCTAssertEqual(first["list_datastores"]?["token"]?.stringValue, ListWireVector.emptyToken)
+        XCTAssertEqual(first["list_datastores"]?["token"]?.stringValue, DSListVector.emptyToken)
         let opened = try ds.call("get_or_create_datastore", [("dsid", "default")])
         XCTAssertEqual(opened["created"], .bool(true))
         let h = opened["handle"]?.stringValue ?? ""

@@ -68,8 +68,8 @@ final class DatastoreSnapshotTests: DatastoreTestCase {
 
     func test_DS_087_snapshot_equals_replay() throws {
         let h = try ds.create()
-        var model = ReplayModel()
-        var generator = SeededGenerator(seed: 87)
+        var model = DSReplayModel()
+        var generator = DSSeededGenerator(seed: 87)
         for rev in 0..<60 {
             let changes = model.randomDelta(using: &generator)
             let r = try ds.put(h, rev: rev, changes)
@@ -79,7 +79,7 @@ final class DatastoreSnapshotTests: DatastoreTestCase {
         let server = rows.map { "\($0["tid"]?.stringValue ?? "")/\($0["rowid"]?.stringValue ?? "")=\($0["data"]?.serialized(sortedKeys: true) ?? "")" }
         XCTAssertEqual(server, model.rendered())
         // Replaying the log the server returns gives the same state again.
-        var replayed = ReplayModel()
+        var replayed = DSReplayModel()
         for delta in try ds.deltas(h, rev: 0)["deltas"]?.arrayValue ?? [] {
             replayed.apply(delta["changes"]?.arrayValue ?? [])
         }
@@ -88,7 +88,7 @@ final class DatastoreSnapshotTests: DatastoreTestCase {
 }
 
 /// A small independent model of record state used to check the server's snapshot against replay.
-struct ReplayModel {
+struct DSReplayModel {
     private(set) var records: [String: JSONObject] = [:]   // "tid/rid" → fields
 
     mutating func apply(_ changes: [JSON]) {
@@ -129,7 +129,7 @@ struct ReplayModel {
     }
 
     /// A random valid delta against the current state; applies it to the model and returns its JSON text.
-    mutating func randomDelta(using g: inout SeededGenerator) -> String {
+    mutating func randomDelta(using g: inout DSSeededGenerator) -> String {
         var changes: [JSON] = []
         for _ in 0..<Int.random(in: 1...4, using: &g) {
             let existing = records.keys.sorted()
@@ -169,7 +169,7 @@ struct ReplayModel {
 }
 
 /// Deterministic generator (SplitMix64) so a failure reproduces.
-struct SeededGenerator: RandomNumberGenerator {
+struct DSSeededGenerator: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -48,8 +48,8 @@ class DatastoreTestCase: XCTestCase {
     }
 
     /// Runs `body` on another thread; the result arrives through the returned box.
-    func background<T>(_ body: @escaping @Sendable () throws -> T) -> Pending<T> {
-        let pending = Pending<T>()
+    func background<T>(_ body: @escaping @Sendable () throws -> T) -> DSPending<T> {
+        let pending = DSPending<T>()
         Thread.detachNewThread {
             let result = Result { try body() }
             pending.fulfil(result)
@@ -59,7 +59,7 @@ class DatastoreTestCase: XCTestCase {
 }
 
 /// A value computed on another thread.
-final class Pending<T>: @unchecked Sendable {
+final class DSPending<T>: @unchecked Sendable {
     private let condition = NSCondition()
     private var result: Result<T, any Error>?
 
