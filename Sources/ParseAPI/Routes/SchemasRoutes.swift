@@ -120,7 +120,7 @@ enum SchemasRoutes {
                     schema.indexes[indexName] = spec
                     continue
                 }
-                let exprs = try SchemaValidation.indexExpressions(fieldsSpec, schema: schema)
+                let exprs = try IndexExpressions.indexExpressions(fieldsSpec, schema: schema)
                 try tx.createIndex(name: indexName, className: name, expressions: exprs)
                 schema.indexes[indexName] = spec
             }
@@ -130,12 +130,7 @@ enum SchemasRoutes {
     /// Deleting a field removes its values from every object and its relation rows (spec §14.6).
     static func removeFieldData(_ field: String, className: String, tx: any ParseTransaction) throws {
         try tx.deleteRelations(ownerClass: className, field: field)
-        var q = CompiledQuery(className: className)
-        q.add("\(SQLPath.type(path: [field])) IS NOT NULL")
-        for var o in try tx.run(q) {
-            o.data[field] = nil
-            try tx.update(o)
-        }
+        try tx.removeFieldValues(className, field)
     }
 
     static func drop(_ c: ParseContext, _ name: String) throws -> ParseReply {

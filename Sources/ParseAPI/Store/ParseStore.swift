@@ -32,6 +32,8 @@ protocol ParseTransaction: AnyObject {
     func update(_ object: StoredObject) throws
     @discardableResult func delete(_ className: String, _ objectId: String) throws -> Bool
     func deleteAll(_ className: String) throws
+    /// Removes one field from every object of a class (schema field deletion).
+    func removeFieldValues(_ className: String, _ field: String) throws
     func count(_ className: String) throws -> Int
     /// Objects of `className` whose data at `path` (a hidden or plain top-level key) equals `value`.
     func find(_ className: String, path: [String], equals value: SQLScalar, limit: Int) throws -> [StoredObject]

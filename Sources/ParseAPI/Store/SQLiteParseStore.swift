@@ -137,6 +137,16 @@ final class SQLiteTransaction: ParseTransaction {
         try db.run("DELETE FROM parse_objects WHERE class = ?", [.text(className)])
     }
 
+    func removeFieldValues(_ className: String, _ field: String) throws {
+        var q = CompiledQuery(className: className)
+        q.add("\(SQLPath.type(path: [field])) IS NOT NULL")
+        // Collected first: rows are rewritten one by one with the field removed.
+        for var o in try run(q) {
+            o.data[field] = nil
+            try update(o)
+        }
+    }
+
     func count(_ className: String) throws -> Int {
         Int(try db.queryOne("SELECT count(*) AS n FROM parse_objects WHERE class = ?", [.text(className)])?["n"].int64 ?? 0)
     }
