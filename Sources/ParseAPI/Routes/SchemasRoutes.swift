@@ -54,6 +54,7 @@ enum SchemasRoutes {
             try tx.saveSchema(schema)
             return Schemas.render(schema, config: config)
         }
+        refreshStatisticsIfIndexed(c, body)
         return .ok(rendered)
     }
 
@@ -68,7 +69,18 @@ enum SchemasRoutes {
             try tx.saveSchema(schema)
             return Schemas.render(schema, config: config)
         }
+        refreshStatisticsIfIndexed(c, body)
         return .ok(rendered)
+    }
+
+    /// A declared index is only chosen by SQLite's planner once `sqlite_stat1` says how unselective the
+    /// class column is (see `Storage.refreshStatistics`), so statistics are refreshed after index changes.
+    /// A failure here costs speed, not correctness, so it is logged rather than answered.
+    static func refreshStatisticsIfIndexed(_ c: ParseContext, _ body: JSONObject) {
+        guard body["indexes"] != nil else { return }
+        do { try c.app.store.refreshStatistics() } catch {
+            c.app.logger.warning("statistics refresh after an index change failed: \(error)")
+        }
     }
 
     /// Applies `fields`, `classLevelPermissions` and `indexes`; all-or-nothing because it runs in one job.

@@ -15,6 +15,8 @@ protocol ParseStore: Sendable {
     func addFile(_ record: FileRecord, blobs: BlobStore) throws
     /// Removes a file name and drops its blob reference; false when the name is unknown.
     func removeFile(_ name: String, blobs: BlobStore) throws -> Bool
+    /// Refreshes the query planner's statistics (after declared indexes change).
+    func refreshStatistics() throws
 }
 
 /// The operations handlers need, on one connection. Not thread-safe: used inside one read or write call.

@@ -8,6 +8,8 @@ final class SQLiteParseStore: ParseStore {
 
     init(storage: Storage) { self.storage = storage }
 
+    func refreshStatistics() throws { try storage.refreshStatistics() }
+
     func read<T>(_ body: (any ParseTransaction) throws -> T) throws -> T {
         try storage.read { db in try body(SQLiteTransaction(db: db)) }
     }
