@@ -53,6 +53,16 @@ final class ConfigLoaderTests: XCTestCase {
                        "server.corsAllowCredentials")
     }
 
+    func testEndlessOrOversizedConfigFileIsRefusedWithoutReadingItWhole() throws {
+        XCTAssertThrowsError(try ConfigLoader.readFile("/dev/zero")) { error in
+            XCTAssertEqual((error as? ConfigError)?.key, "config")
+            XCTAssertTrue("\(error)".contains("larger than"), "\(error)")
+        }
+        XCTAssertThrowsError(try ConfigLoader.readFile("/nonexistent/quartet.json")) { error in
+            XCTAssertEqual((error as? ConfigError)?.key, "config")
+        }
+    }
+
     func testEnvironmentTypesAndLists() throws {
         let env = ["QUARTET_SERVER_ACCESS_LOG": "false",
                    "QUARTET_SERVER_CORS_ALLOWED_ORIGINS": "https://a.example, https://b.example",
