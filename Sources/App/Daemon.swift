@@ -15,6 +15,7 @@ public final class Daemon: @unchecked Sendable {
     private var server: HTTPServer?
     private var opened: StorageBootstrap.Opened?
     private var gcTimer: (any DispatchSourceTimer)?
+    private var statisticsTimer: (any DispatchSourceTimer)?
 
     /// Creates a daemon for `config` (nothing is opened yet).
     public init(config: QuartetConfiguration, logger: Logger) {
@@ -38,6 +39,7 @@ public final class Daemon: @unchecked Sendable {
         let port = try server.start()
         self.server = server
         startBlobCollector(opened.blobs)
+        startStatisticsRefresher(opened.storage)
         lifecycle.set(.ready)
         let scheme = config.tlsCertificate != nil && config.tlsPort == nil ? "https" : "http"
         var line = "\(AppInfo.banner) listening on \(scheme)://\(config.host):\(port)"
@@ -60,6 +62,14 @@ public final class Daemon: @unchecked Sendable {
         // /1/datastores and /r5/datastores (+ /_quartet/admin/datastore).
         let parse = try ParseService(config: config.section("parse"), storage: opened.storage, blobs: opened.blobs,
                                      logger: logger, metrics: metrics)
+        let lifecycle = self.lifecycle
+        parse.setHealthProvider {
+            switch lifecycle.state {
+            case .ready: return .ok
+            case .starting: return .starting
+            case .draining: return .error
+            }
+        }
         parse.mount(on: router)
         let datastore = try DatastoreService(config: config.section("datastore"), storage: opened.storage,
                                              blobs: opened.blobs, logger: logger, metrics: metrics,
@@ -110,10 +120,25 @@ public final class Daemon: @unchecked Sendable {
         gcTimer = timer
     }
 
+    /// Refreshes the query planner's statistics at start and then periodically, so that indexes stay
+    /// preferred as tables grow (see `Storage.refreshStatistics`). Sampled, so it takes milliseconds.
+    func startStatisticsRefresher(_ storage: Storage) {
+        let interval = config.statisticsIntervalSeconds
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "quartet.statistics"))
+        timer.schedule(deadline: .now(), repeating: .seconds(interval))
+        let logger = self.logger
+        timer.setEventHandler {
+            do { try storage.refreshStatistics() } catch { logger.warning("statistics refresh failed: \(error)") }
+        }
+        timer.resume()
+        statisticsTimer = timer
+    }
+
     /// Graceful stop: `/health` turns 503, the server drains, storage closes.
     public func stop() {
         lifecycle.set(.draining)
         gcTimer?.cancel()
+        statisticsTimer?.cancel()
         server?.shutdown()
         opened?.storage.close()
     }

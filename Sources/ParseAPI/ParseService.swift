@@ -29,6 +29,13 @@ public final class ParseService: Sendable {
     /// Whether `parse.enabled` is true.
     public var isEnabled: Bool { app.config.enabled }
 
+    /// Lets the daemon drive `<mount>/health`: `.starting` answers 503 `{"status":"starting"}` with
+    /// `Retry-After: 1`, `.error` answers 503 `{"status":"error"}` (start-up failure or shutdown). Without a
+    /// provider the endpoint answers 200 `{"status":"ok"}` once routes are mounted.
+    public func setHealthProvider(_ provider: @escaping @Sendable () -> ParseHealthState) {
+        app.health.withLock { $0 = provider }
+    }
+
     /// Registers the Parse API under the mount path and each additional mount path. All routing below the
     /// mount happens in the API's own route table (see `ParseRoutes`), after body parsing and the
     /// `_method` override, as Parse's processing order requires.
@@ -48,6 +55,11 @@ public final class ParseService: Sendable {
             }
         }
     }
+}
+
+/// What `<mount>/health` reports (Parse-Swift 6.x decodes exactly these values).
+public enum ParseHealthState: String, Sendable {
+    case ok, starting, error
 }
 
 /// First-start generation of the application id and master key (spec §1.4).

@@ -10,6 +10,12 @@ final class ReaderPool: @unchecked Sendable {
     private var idle: [Database]
     private let total: Int
     private var closed = false
+    private let options: StorageOptions
+    /// Connections opened before `reloadStatistics()` are replaced when they come back: SQLite loads
+    /// `sqlite_stat1` only when a connection (re)reads the schema, and a read-only connection cannot
+    /// ask for it again.
+    private var generation = 0
+    private var generations: [ObjectIdentifier: Int] = [:]
 
     /// Opens `options.readerCount` read-only connections (after the writer, which created the WAL).
     init(options: StorageOptions) throws {
@@ -19,6 +25,33 @@ final class ReaderPool: @unchecked Sendable {
         }
         idle = connections
         total = connections.count
+        self.options = options
+    }
+
+    /// Makes every connection pick up new planner statistics: idle ones are reopened now, borrowed ones
+    /// when they are checked in.
+    func reloadStatistics() {
+        condition.lock()
+        generation += 1
+        let stale = idle
+        idle.removeAll()
+        condition.unlock()
+        let fresh = stale.map(renewed)
+        condition.lock()
+        idle.append(contentsOf: fresh)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// A connection of the current generation in place of `db` (the old one if reopening fails).
+    private func renewed(_ db: Database) -> Database {
+        guard let replacement = try? Database(options: options, readOnly: true) else { return db }
+        db.close()
+        condition.lock()
+        generations[ObjectIdentifier(db)] = nil
+        generations[ObjectIdentifier(replacement)] = generation
+        condition.unlock()
+        return replacement
     }
 
     /// Borrows a connection for `body`, waiting while all are in use.
@@ -43,7 +76,11 @@ final class ReaderPool: @unchecked Sendable {
         // transaction stops checkpoints from recycling the WAL.
         if db.isInTransaction { try? db.execute("ROLLBACK") }
         condition.lock()
-        idle.append(db)
+        let stale = (generations[ObjectIdentifier(db)] ?? 0) < generation
+        condition.unlock()
+        let connection = stale ? renewed(db) : db
+        condition.lock()
+        idle.append(connection)
         condition.broadcast()
         condition.unlock()
     }

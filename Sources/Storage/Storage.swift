@@ -11,7 +11,7 @@ public final class Storage: Sendable {
     public let options: StorageOptions
     let logger: Logger
     private let writer: Writer
-    private let readers: ReaderPool
+    let readers: ReaderPool
     private let closed = Locked(false)
 
     /// Opens (creating if needed) the database. Pragmas in order on every connection: busy_timeout,

@@ -7,7 +7,9 @@ final class AccessLogRedactionTests: XCTestCase {
                        "/1/datastores/list_datastores?access_token=***&locale=en")
         XCTAssertEqual(AccessLog.redacted("/x?oauth_token=t&oauth_signature=s%26&oauth_version=1.0"),
                        "/x?oauth_token=***&oauth_signature=***&oauth_version=1.0")
-        XCTAssertEqual(AccessLog.redacted("/parse/login?username=u&password=p"), "/parse/login?username=u&password=***")
+        XCTAssertEqual(AccessLog.redacted("/parse/login?username=u&password=p"), "/parse/login?***")
+        XCTAssertEqual(AccessLog.redacted("/parse/verifyPassword?username=u&password=p"), "/parse/verifyPassword?***")
+        XCTAssertEqual(AccessLog.redacted("/parse/users?where=%7B%7D&password=p"), "/parse/users?where=%7B%7D&password=***")
     }
 
     func testTargetsWithoutCredentialsAreUnchanged() {

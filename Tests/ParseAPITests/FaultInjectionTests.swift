@@ -12,6 +12,7 @@ final class FailingStore: ParseStore {
     func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T) throws -> T { throw failure }
     func addFile(_ record: FileRecord, blobs: BlobStore) throws { throw failure }
     func removeFile(_ name: String, blobs: BlobStore) throws -> Bool { throw failure }
+    func refreshStatistics() throws { throw failure }
 }
 
 /// PA-018: an internal failure answers the generic Parse error and leaks nothing.

@@ -21,6 +21,18 @@ final class ObjectsRouteTests: XCTestCase {
         XCTAssertEqual(r.text, #"{"status":"ok"}"#)
     }
 
+    func testHealthFollowsTheDaemon() throws {
+        server.service.setHealthProvider { .starting }
+        let starting = try server.request("GET", "/parse/health", headers: [])
+        XCTAssertEqual(starting.status, 503)
+        XCTAssertEqual(starting.text, #"{"status":"starting"}"#)
+        XCTAssertEqual(starting.header("Retry-After"), "1")
+        server.service.setHealthProvider { .error }
+        XCTAssertEqual(try server.request("POST", "/parse/health", headers: []).text, #"{"status":"error"}"#)
+        server.service.setHealthProvider { .ok }
+        XCTAssertEqual(try server.request("GET", "/parse/health", headers: []).status, 200)
+    }
+
     func testMissingAppIdIsUnauthorized() throws {
         let r = try server.request("GET", "/parse/classes/Recipe", headers: [])
         XCTAssertEqual(r.status, 403)

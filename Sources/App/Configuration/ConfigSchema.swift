@@ -14,7 +14,7 @@ public enum ConfigSchema {
     public static let platform: [ConfigOption] = [
         ConfigOption("server", "host", "127.0.0.1", .string, "Address to listen on (0.0.0.0 for all IPv4, :: for all)."),
         ConfigOption("server", "port", 8080, .integer(port), "TCP port; 0 picks a free one (printed at start)."),
-        ConfigOption("server", "ioThreads", 1, .integer(1...64), "Event-loop threads that own sockets."),
+        ConfigOption("server", "ioThreads", 2, .integer(1...64), "Event-loop threads that own sockets."),
         ConfigOption("server", "workerThreads", 64, .integer(1...4096), "Threads that run request handlers."),
         ConfigOption("server", "maxConnections", 20_000, .integer(positive), "Open connections beyond this are accepted and closed."),
         ConfigOption("server", "headerReadTimeoutSeconds", 10, .integer(seconds), "A request head must arrive within this time (slow clients are dropped)."),
@@ -38,6 +38,7 @@ public enum ConfigSchema {
         ConfigOption("storage", "maxBatchSize", 512, .integer(1...100_000), "Most write jobs committed together by group commit."),
         ConfigOption("storage", "migrationsDir", nil, .optionalString, "Where the NNNN_name.sql migrations are; null searches next to the binary, then ./Migrations."),
         ConfigOption("storage", "blobGcIntervalSeconds", 3600, .integer(seconds), "How often unreferenced blobs older than this are deleted."),
+        ConfigOption("storage", "statisticsIntervalSeconds", 600, .integer(seconds), "How often the query planner's statistics are refreshed (also at start and after index changes)."),
         ConfigOption("logging", "level", "info", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), "Lowest level logged."),
         ConfigOption("logging", "format", "text", .choice(["text", "json"]), "Human-readable lines or JSON lines on stdout."),
         ConfigOption("admin", "user", "admin", .string, "Name of the server admin (Couch server admin, /_quartet/admin)."),

@@ -63,6 +63,7 @@ public struct QuartetConfiguration: Sendable {
     public var maxBatchSize: Int { int("storage", "maxBatchSize") }
     public var migrationsDir: String? { string("storage", "migrationsDir") }
     public var blobGcIntervalSeconds: Int { int("storage", "blobGcIntervalSeconds") }
+    public var statisticsIntervalSeconds: Int { int("storage", "statisticsIntervalSeconds") }
 
     public var logLevel: String { string("logging", "level") ?? "info" }
     public var logFormat: String { string("logging", "format") ?? "text" }

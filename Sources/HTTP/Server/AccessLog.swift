@@ -19,6 +19,9 @@ enum AccessLog {
     static func redacted(_ target: String) -> String {
         guard let q = target.firstIndex(of: "?") else { return target }
         let path = target[..<q]
+        // Parse's `GET /login` and `GET /verifyPassword` carry username and password in the query: the whole
+        // query string is withheld there.
+        if path.hasSuffix("/login") || path.hasSuffix("/verifyPassword") { return path + "?***" }
         let query = target[target.index(after: q)...]
         var changed = false
         let parts = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> Substring in

@@ -38,23 +38,6 @@ enum CLP {
         throw ParseError(119, "Permission denied for action \(op) on class \(className).")
     }
 
-    /// SQL restricting a query to objects whose pointer fields (or arrays of pointers) name the user.
-    static func pointerCondition(_ fields: [String], userId: String?, into q: inout CompiledQuery) {
-        guard let userId else {
-            q.add("0")
-            return
-        }
-        var terms: [String] = []
-        var args: [SQLScalar] = []
-        for f in fields where FieldNames.isValid(f) {
-            terms.append("\(SQLPath.extract(path: [f, "objectId"])) = ?")
-            terms.append("EXISTS (SELECT 1 FROM json_each(o.data, \(SQLPath.path([f]))) WHERE type = 'object' AND "
-                         + "(CASE WHEN type = 'object' THEN json_extract(value, '$.objectId') END) = ?)")
-            args += [.text(userId), .text(userId)]
-        }
-        q.add(terms.isEmpty ? "0" : terms.joined(separator: " OR "), args)
-    }
-
     /// Whether a loaded object satisfies a pointer restriction.
     static func objectMatches(_ fields: [String], userId: String?, _ object: StoredObject) -> Bool {
         guard let userId else { return false }

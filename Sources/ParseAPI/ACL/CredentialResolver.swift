@@ -6,8 +6,6 @@ extension ParseApp {
     struct Credentials {
         var appId: String?
         var masterKey: String?
-        var clientKeys: [(given: String?, expected: String?)] = []
-        var javascriptKey: String?
         var sessionToken: JSON?
         var installationId: String?
         var clientVersion: String?

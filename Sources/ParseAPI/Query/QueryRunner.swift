@@ -45,7 +45,7 @@ struct QueryRunner {
         var cq = CompiledQuery(className: targetClass)
         cq.add(cond, compiler.args)
         if let (acl, group) = WhereCompiler.aclCondition(caller) { cq.add(acl, [group]) }
-        if case .pointerRestricted(let fields) = outcome { CLP.pointerCondition(fields, userId: caller.userId, into: &cq) }
+        if case .pointerRestricted(let fields) = outcome { PointerPermissions.pointerCondition(fields, userId: caller.userId, into: &cq) }
         if targetClass == "_Session" && !caller.readsAsMaster {
             cq.add("\(SQLPath.extract(path: ["user", "objectId"])) = ?", [.text(caller.userId ?? "")])
         }

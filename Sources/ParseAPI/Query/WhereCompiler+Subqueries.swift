@@ -26,7 +26,7 @@ extension WhereCompiler {
         }
         if case .pointerRestricted(let fields) = outcome {
             var q = CompiledQuery(className: inner)
-            CLP.pointerCondition(fields, userId: caller.userId, into: &q)
+            PointerPermissions.pointerCondition(fields, userId: caller.userId, into: &q)
             sql += " AND (" + q.conditions.joined(separator: " AND ") + ")"
             innerArgs += q.args
         }

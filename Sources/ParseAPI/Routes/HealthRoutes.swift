@@ -9,8 +9,12 @@ enum HealthRoutes {
 
     /// Answered before body parsing and credentials; the body is ignored. For HEAD the server sends the
     /// same headers (including the length) without the body.
-    static func health(_ req: HTTPRequest) -> ParseReply {
-        .ok(["status": "ok"])
+    static func health(_ req: HTTPRequest, state: ParseHealthState) -> ParseReply {
+        switch state {
+        case .ok: return .ok(["status": "ok"])
+        case .starting: return ParseReply(status: 503, body: ["status": "starting"], headers: [("Retry-After", "1")])
+        case .error: return ParseReply(status: 503, body: ["status": "error"])
+        }
     }
 
     static func serverInfo() -> ParseReply {

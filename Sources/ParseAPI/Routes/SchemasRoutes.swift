@@ -54,6 +54,7 @@ enum SchemasRoutes {
             try tx.saveSchema(schema)
             return Schemas.render(schema, config: config)
         }
+        refreshStatisticsIfIndexed(c, body)
         return .ok(rendered)
     }
 
@@ -68,7 +69,18 @@ enum SchemasRoutes {
             try tx.saveSchema(schema)
             return Schemas.render(schema, config: config)
         }
+        refreshStatisticsIfIndexed(c, body)
         return .ok(rendered)
+    }
+
+    /// A declared index is only chosen by SQLite's planner once `sqlite_stat1` says how unselective the
+    /// class column is (see `Storage.refreshStatistics`), so statistics are refreshed after index changes.
+    /// A failure here costs speed, not correctness, so it is logged rather than answered.
+    static func refreshStatisticsIfIndexed(_ c: ParseContext, _ body: JSONObject) {
+        guard body["indexes"] != nil else { return }
+        do { try c.app.store.refreshStatistics() } catch {
+            c.app.logger.warning("statistics refresh after an index change failed: \(error)")
+        }
     }
 
     /// Applies `fields`, `classLevelPermissions` and `indexes`; all-or-nothing because it runs in one job.
@@ -120,7 +132,7 @@ enum SchemasRoutes {
                     schema.indexes[indexName] = spec
                     continue
                 }
-                let exprs = try SchemaValidation.indexExpressions(fieldsSpec, schema: schema)
+                let exprs = try IndexExpressions.indexExpressions(fieldsSpec, schema: schema)
                 try tx.createIndex(name: indexName, className: name, expressions: exprs)
                 schema.indexes[indexName] = spec
             }
@@ -130,12 +142,7 @@ enum SchemasRoutes {
     /// Deleting a field removes its values from every object and its relation rows (spec §14.6).
     static func removeFieldData(_ field: String, className: String, tx: any ParseTransaction) throws {
         try tx.deleteRelations(ownerClass: className, field: field)
-        var q = CompiledQuery(className: className)
-        q.add("\(SQLPath.type(path: [field])) IS NOT NULL")
-        for var o in try tx.run(q) {
-            o.data[field] = nil
-            try tx.update(o)
-        }
+        try tx.removeFieldValues(className, field)
     }
 
     static func drop(_ c: ParseContext, _ name: String) throws -> ParseReply {

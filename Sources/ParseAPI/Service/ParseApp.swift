@@ -2,6 +2,7 @@ import Core
 import HTTP
 import Logging
 import Storage
+import Synchronization
 
 /// Everything a Parse request needs, shared by all worker threads (immutable after start-up).
 final class ParseApp: Sendable {
@@ -18,6 +19,8 @@ final class ParseApp: Sendable {
     let writer: ResponseWriter
     let routes: RouteTable
     let limiter: RateLimiter
+    /// The daemon's view of readiness, if it gave one (see `ParseService.setHealthProvider`).
+    let health = Mutex<(@Sendable () -> ParseHealthState)?>(nil)
 
     init(config: ParseConfig, store: any ParseStore, blobs: BlobStore?, logger: Logger, metrics: MetricsRegistry,
          appId: String, masterKeyDigest: [UInt8]) {

@@ -16,7 +16,10 @@ extension ParseApp {
                 writer.cors(&headers, origin: origin)
                 return HTTPResponse(status: .ok, headers: headers, body: .empty)
             }
-            if segments.first == "health" { return writer.reply(HealthRoutes.health(req), origin: origin) }
+            if segments.first == "health" {
+                let state = health.withLock { $0?() } ?? .ok
+                return writer.reply(HealthRoutes.health(req, state: state), origin: origin)
+            }
             if let early = try FileRoutes.beforeCredentials(self, req, segments) {
                 return writer.reply(early, origin: origin)
             }

@@ -15,6 +15,8 @@ protocol ParseStore: Sendable {
     func addFile(_ record: FileRecord, blobs: BlobStore) throws
     /// Removes a file name and drops its blob reference; false when the name is unknown.
     func removeFile(_ name: String, blobs: BlobStore) throws -> Bool
+    /// Refreshes the query planner's statistics (after declared indexes change).
+    func refreshStatistics() throws
 }
 
 /// The operations handlers need, on one connection. Not thread-safe: used inside one read or write call.
@@ -32,6 +34,8 @@ protocol ParseTransaction: AnyObject {
     func update(_ object: StoredObject) throws
     @discardableResult func delete(_ className: String, _ objectId: String) throws -> Bool
     func deleteAll(_ className: String) throws
+    /// Removes one field from every object of a class (schema field deletion).
+    func removeFieldValues(_ className: String, _ field: String) throws
     func count(_ className: String) throws -> Int
     /// Objects of `className` whose data at `path` (a hidden or plain top-level key) equals `value`.
     func find(_ className: String, path: [String], equals value: SQLScalar, limit: Int) throws -> [StoredObject]

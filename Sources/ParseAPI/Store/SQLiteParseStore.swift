@@ -8,6 +8,8 @@ final class SQLiteParseStore: ParseStore {
 
     init(storage: Storage) { self.storage = storage }
 
+    func refreshStatistics() throws { try storage.refreshStatistics() }
+
     func read<T>(_ body: (any ParseTransaction) throws -> T) throws -> T {
         try storage.read { db in try body(SQLiteTransaction(db: db)) }
     }
@@ -135,6 +137,16 @@ final class SQLiteTransaction: ParseTransaction {
 
     func deleteAll(_ className: String) throws {
         try db.run("DELETE FROM parse_objects WHERE class = ?", [.text(className)])
+    }
+
+    func removeFieldValues(_ className: String, _ field: String) throws {
+        var q = CompiledQuery(className: className)
+        q.add("\(SQLPath.type(path: [field])) IS NOT NULL")
+        // Collected first: rows are rewritten one by one with the field removed.
+        for var o in try run(q) {
+            o.data[field] = nil
+            try update(o)
+        }
     }
 
     func count(_ className: String) throws -> Int {

@@ -92,6 +92,13 @@ final class ParseDurabilityTests: XCTestCase {
         let created = try first.request("POST", "/parse/classes/T", headers: ParseServer.headers([("Content-Type", "application/json")]),
                                         body: #"{"durable":true}"#)
         XCTAssertEqual(created.status, 201)
+        let signup = try first.request("POST", "/parse/users", headers: ParseServer.headers([("Content-Type", "application/json")]),
+                                       body: #"{"username":"durable","password":"secret"}"#)
+        let token = (try JSONParser.parse(signup.body))["sessionToken"]?.stringValue
+        let upload = try first.request("POST", "/parse/files/keep.txt", headers: ParseServer.headers(session: token), body: "kept")
+        XCTAssertEqual(upload.status, 201)
+        let url = (try JSONParser.parse(upload.body))["url"]?.stringValue ?? ""
+        let filePath = url.range(of: "/parse/files/").map { String(url[$0.lowerBound...]) } ?? ""
         kill(first.process.processIdentifier, SIGKILL)
         first.process.waitUntilExit()
         first.stop(removeData: false)
@@ -99,6 +106,7 @@ final class ParseDurabilityTests: XCTestCase {
         defer { second.stop() }
         let list = try second.request("GET", "/parse/classes/T", headers: ParseServer.headers())
         XCTAssertEqual((try JSONParser.parse(list.body))["results"]?.arrayValue?.count, 1)
+        XCTAssertEqual(try second.request("GET", filePath).text, "kept")
     }
 }
 

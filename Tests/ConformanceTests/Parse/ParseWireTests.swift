@@ -139,6 +139,21 @@ final class ParseWireTests: ParseConformanceCase {
             XCTAssertNotNil(r.header("Content-Length"))
             XCTAssertEqual(r.header("Cache-Control"), "no-store")
         }
+        let c = try parse.server.connect()
+        defer { c.close() }
+        try c.send("GET /parse/classes/X?" + String(repeating: "a", count: 70_000) + " HTTP/1.1\r\nHost: x\r\n\r\n")
+        let tooLong = try c.readResponse()
+        XCTAssertEqual(tooLong.status, 414)
+        XCTAssertEqual((try JSONParser.parse(tooLong.body))["code"], 107)
+        let h = try parse.server.connect()
+        defer { h.close() }
+        try h.send("GET /parse/classes/X HTTP/1.1\r\nHost: x\r\n" + (0..<200).map { "X-H\($0): v\r\n" }.joined() + "\r\n")
+        XCTAssertEqual(try h.readResponse().status, 431)
+        let smuggle = try parse.server.connect()
+        defer { smuggle.close() }
+        try smuggle.send("POST /parse/classes/X HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+        XCTAssertEqual(try smuggle.readResponse().status, 400)
+        XCTAssertTrue(smuggle.waitForClose())
         let ids = (0..<1500).map { "\"id\($0)\"" }.joined(separator: ",")
         let long = try parse.send("GET", "/parse/classes/Recipe?where=" + q(#"{"objectId":{"$in":[\#(ids)]}}"#))
         XCTAssertEqual(long.status, 200)

@@ -53,6 +53,13 @@ final class PlatformCLITests: XCTestCase {
         XCTAssertTrue(out.contains("server.maxHeaderCount"), out)
     }
 
+    func testShippedConfigurationFileStartsTheServer() throws {
+        let file = TestServer.migrationsDirectory.deletingLastPathComponent().appendingPathComponent("Config/quartet.json").path
+        let server = try TestServer(arguments: ["--config", file])
+        defer { server.stop() }
+        XCTAssertEqual(try server.request("GET", "/health").status, 200)
+    }
+
     func testMigrateAppliesThenReportsUpToDate() throws {
         let dir = tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
