@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
 # Reproducible loopback benchmarks for Quartet and its comparison servers, all measured in one run.
 #
-#   Benchmarks/run.sh                 # everything, 10 s per wrk run
-#   DURATION=30 Benchmarks/run.sh     # longer runs
-#   ONLY=health Benchmarks/run.sh     # one section: health | rss | parked | writes
+#   Benchmarks/run.sh                         # every section, 10 s per measurement
+#   DURATION=30 Benchmarks/run.sh             # longer measurements
+#   ONLY="parse datastore" Benchmarks/run.sh  # some sections: platform parked writes parse datastore
 #
-# Every server is started here on 127.0.0.1, measured, and stopped by this script. Results (raw wrk
-# output and a summary) go to Benchmarks/results/<timestamp>/.
+# Sections (Benchmarks/sections/<name>.sh, sourced in this order):
+#   platform   GET /health at 64 connections: Quartet, hello-hummingbird, nginx (1 worker, static file);
+#              Quartet's idle RSS and threads
+#   parked     10,000 parked Datastore `await` long polls: threads and RSS before/while parked,
+#              commit-to-wake latency
+#   writes     group commit vs one transaction per job through the Storage module (64 writers)
+#   parse      POST /parse/classes/Recipe, GET by id, indexed and unindexed queries over 100,000 objects
+#   datastore  put_delta from 64 clients on 64 datastores
+# The bare-SQLite baseline (64 writers, one row per durable transaction) is measured right before and
+# right after each Quartet write measurement it is compared with; the Hummingbird /health rate once per run.
+#
+# Every server is started here on 127.0.0.1 (ephemeral ports), measured, and stopped by this script.
+# Results (raw wrk output, logs, summary.txt) go to Benchmarks/results/<timestamp>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -14,85 +25,143 @@ DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 ONLY=${ONLY:-all}
+SECTIONS="platform parked writes parse datastore"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=$ROOT/Benchmarks/results/$STAMP
+LOAD=$ROOT/Benchmarks/load
 mkdir -p "$OUT"
 PIDS=()
-cleanup() { for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done; }
+TMPDIRS=()
+cleanup() {
+  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
+  for d in "${TMPDIRS[@]:-}"; do [ -n "$d" ] && rm -rf "$d"; done
+}
 trap cleanup EXIT
 
 need() { command -v "$1" >/dev/null 2>&1 || { echo "installing $2"; apt-get install -y -qq "$2" >/dev/null; }; }
 need wrk wrk
 
+# 10,000 parked connections need that many descriptors in the server and in the client.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-wait_port() { for _ in $(seq 1 200); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 never opened" >&2; return 1; }
+wait_port() { for _ in $(seq 1 400); do (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null && return 0; sleep 0.05; done; echo "port $1 never opened" >&2; return 1; }
 rss_kb() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
 threads_of() { awk '/Threads/ {print $2}' /proc/$1/status; }
 rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
-
-echo "building release binaries..."
-swift build -c release --product quartet >/dev/null
-QUARTET=$ROOT/.build/release/quartet
-if [ -f Benchmarks/hello-hummingbird/Package.swift ]; then
-  swift build -c release --package-path Benchmarks/hello-hummingbird >/dev/null
-  HB=$(swift build -c release --package-path Benchmarks/hello-hummingbird --show-bin-path)/hello-hummingbird
-fi
-
-start_quartet() { # $1 port, $2 data dir, rest: extra args
-  local port=$1 dir=$2; shift 2
-  "$QUARTET" serve --host 127.0.0.1 --port "$port" --data-dir "$dir" --migrations-dir "$ROOT/Migrations" \
-    --log-level warning "$@" >"$OUT/quartet-$port.log" 2>&1 &
-  QPID=$!; PIDS+=($QPID)
+p99() { awk '$1 == "99%" {print $2}' "$1"; }
+# ratio A B: A/B with two decimals, or three significant digits when it is below 0.1.
+ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); r = a / b if b > 0 else None; print('n/a' if r is None else (f'{r:.2f}' if r >= 0.1 else f'{r:.3g}'))" "${1:-0}" "${2:-0}"; }
+new_tmp() { local d; d=$(mktemp -d); TMPDIRS+=("$d"); echo "$d"; }
+stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
+summary() { echo "$*" | tee -a "$OUT/summary.txt"; }
+# wrk_run NAME URL [wrk options...]: runs wrk for DURATION with latency percentiles into OUT/wrk-NAME.txt.
+wrk_run() {
+  local name=$1 url=$2; shift 2
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" "$url" >"$OUT/wrk-$name.txt" 2>&1 || summary "  warning ($name): wrk failed: $(tail -2 "$OUT/wrk-$name.txt" | tr "\n" " ")"
+  if grep -q "Non-2xx\|Socket errors" "$OUT/wrk-$name.txt"; then
+    summary "  warning ($name): $(grep -h 'Non-2xx\|Socket errors' "$OUT/wrk-$name.txt" | tr -s ' ' | tr '\n' ' ')"
+  fi
 }
 
-summary() { echo "$*" | tee -a "$OUT/summary.txt"; }
-summary "# Quartet benchmarks $STAMP (duration ${DURATION}s, ${CONNECTIONS} connections, wrk -t$THREADS), $(nproc) cores"
+# Keys and tokens of the benchmark servers (loopback only, throw-away data directories).
+export PARSE_APP_ID=benchApp PARSE_REST_KEY=benchRestKey PARSE_MASTER_KEY=benchMasterKey
+QUARTET_ENV=(
+  QUARTET_PARSE_APP_ID=$PARSE_APP_ID QUARTET_PARSE_REST_API_KEY=$PARSE_REST_KEY
+  QUARTET_PARSE_MASTER_KEY=$PARSE_MASTER_KEY
+  # One user holds every parked await of the benchmark; the default per-user cap is 64.
+  QUARTET_DATASTORE_MAX_AWAITS_PER_USER=20000 QUARTET_DATASTORE_AWAIT_TIMEOUT_SECONDS=50
+)
 
-if [ "$ONLY" = all ] || [ "$ONLY" = health ] || [ "$ONLY" = rss ]; then
-  QP=$(free_port); start_quartet "$QP" "$(mktemp -d)"
-  wait_port "$QP"
-  sleep 1
-  summary "quartet idle RSS: $(rss_kb "$QPID") kB, threads: $(threads_of "$QPID")"
-  if [ "$ONLY" != rss ]; then
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" "http://127.0.0.1:$QP/health" >"$OUT/wrk-quartet-health.txt"
-    Q_RPS=$(rps "$OUT/wrk-quartet-health.txt")
-    summary "quartet GET /health: $Q_RPS req/s"
-    if [ -n "${HB:-}" ]; then
-      HP=$(free_port); "$HB" "$HP" >"$OUT/hummingbird.log" 2>&1 & PIDS+=($!); HPID=$!
-      wait_port "$HP"; sleep 1
-      summary "hummingbird idle RSS: $(rss_kb "$HPID") kB"
-      wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" "http://127.0.0.1:$HP/health" >"$OUT/wrk-hummingbird-health.txt"
-      H_RPS=$(rps "$OUT/wrk-hummingbird-health.txt")
-      summary "hummingbird GET /health: $H_RPS req/s"
-      summary "ratio quartet/hummingbird: $(python3 -c "print(round($Q_RPS/$H_RPS, 2))")"
-      kill "$HPID" || true
-    fi
-    if command -v nginx >/dev/null; then
-      NP=$(free_port); ND=$(mktemp -d)
-      mkdir -p "$ND/www" && printf '{"status":"ok"}' >"$ND/www/health"
-      cat >"$ND/nginx.conf" <<NGINX
-worker_processes 1; daemon off; pid $ND/nginx.pid; error_log $ND/error.log;
-events { worker_connections 4096; }
-http { access_log off; default_type application/json;
-  server { listen 127.0.0.1:$NP; root $ND/www; location = /health { try_files /health =404; } } }
-NGINX
-      nginx -c "$ND/nginx.conf" -p "$ND" & PIDS+=($!); NPID=$!
-      wait_port "$NP"
-      wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" "http://127.0.0.1:$NP/health" >"$OUT/wrk-nginx-health.txt"
-      N_RPS=$(rps "$OUT/wrk-nginx-health.txt")
-      summary "nginx (1 worker, static file) GET /health: $N_RPS req/s; ratio quartet/nginx: $(python3 -c "print(round($Q_RPS/$N_RPS, 2))")"
-      kill "$NPID" || true
-    fi
-  fi
-  kill "$QPID" || true
+# start_quartet PORT DATADIR: sets QPID. synchronous=FULL is the default and is stated for clarity.
+start_quartet() {
+  local port=$1 dir=$2
+  env "${QUARTET_ENV[@]}" QUARTET_STORAGE_SYNCHRONOUS=FULL "$QUARTET" serve --host 127.0.0.1 --port "$port" \
+    --data-dir "$dir" --migrations-dir "$ROOT/Migrations" --log-level warning >"$OUT/quartet-$port.log" 2>&1 &
+  QPID=$!; PIDS+=("$QPID")
+  wait_port "$port"
+}
+
+# datastore_token DATADIR: issues a Datastore token for user "bench" in DATADIR the way an operator does
+# (`quartet datastore token create`), before the server starts on that directory; exports DS_TOKEN.
+datastore_token() {
+  DS_TOKEN=$("$QUARTET" datastore token create bench --data-dir "$1" --migrations-dir "$ROOT/Migrations" 2>>"$OUT/token.log" | tail -1)
+  export DS_TOKEN
+  [ -n "$DS_TOKEN" ] || summary "  warning: quartet datastore token create failed: $(tail -2 "$OUT/token.log" | tr '\n' ' ')"
+}
+
+selected() { [ "$ONLY" = all ] || [[ " ${ONLY//,/ } " == *" $1 "* ]]; }
+
+echo "building release binaries..."
+swift build -c release --product quartet >"$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
+QUARTET=$ROOT/.build/release/quartet
+# The Hummingbird comparison server is its own package (Quartet never depends on it).
+HB=${HB_BIN:-}
+if [ -z "$HB" ] && [ -f Benchmarks/hello-hummingbird/Package.swift ]; then
+  swift build -c release --package-path Benchmarks/hello-hummingbird >>"$OUT/build.log" 2>&1
+  HB_DIR=$(swift build -c release --package-path Benchmarks/hello-hummingbird --show-bin-path)
+  for name in HelloHummingbird hello-hummingbird; do [ -x "$HB_DIR/$name" ] && HB=$HB_DIR/$name; done
 fi
+swift build -c release --package-path Benchmarks/sqlite-baseline >>"$OUT/build.log" 2>&1
+SQLITE_BASELINE=$(swift build -c release --package-path Benchmarks/sqlite-baseline --show-bin-path)/SQLiteBaseline
 
-for extra in Benchmarks/sections/*.sh; do
-  [ -f "$extra" ] || continue
-  name=$(basename "$extra" .sh)
-  if [ "$ONLY" = all ] || [ "$ONLY" = "$name" ]; then
+summary "# Quartet benchmarks $STAMP"
+summary "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -sr)"
+summary "swift: $(swift --version 2>/dev/null | head -1)"
+summary "wrk: $(wrk -v 2>&1 | head -1 | cut -c1-40); nginx: $(nginx -v 2>&1 | cut -d/ -f2); python: $(python3 --version | cut -d' ' -f2)"
+summary "quartet commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Migrations || echo ' (with local changes)')"
+summary "load before run: $(uptime | sed 's/.*load average/load average/')"
+summary "settings: DURATION=${DURATION}s, ${CONNECTIONS} connections, wrk -t$THREADS, synchronous=FULL, sections: $ONLY"
+
+# Comparison numbers.
+# hummingbird_rps: GET /health on hello-hummingbird at CONNECTIONS; sets H_RPS (empty when not built).
+hummingbird_rps() {
+  [ -n "${H_RPS+x}" ] && return 0
+  H_RPS=""
+  [ -n "$HB" ] || { summary "hummingbird: not built (Benchmarks/hello-hummingbird missing), comparison skipped"; return 0; }
+  local port pid; port=$(free_port)
+  "$HB" "$port" >"$OUT/hummingbird.log" 2>&1 & pid=$!; PIDS+=("$pid")
+  wait_port "$port"; sleep 1
+  summary "hummingbird idle RSS: $(rss_kb "$pid") kB, threads: $(threads_of "$pid")"
+  wrk_run hummingbird-health "http://127.0.0.1:$port/health"
+  H_RPS=$(rps "$OUT/wrk-hummingbird-health.txt")
+  summary "hummingbird GET /health: $H_RPS req/s (p99 $(p99 "$OUT/wrk-hummingbird-health.txt"))"
+  stop "$pid"
+}
+# sqlite_baseline_rps: one row per durable transaction into a bare table from 64 threads, both with a
+# connection per thread and with one shared connection; the faster of the two is the baseline (SQLITE_RPS).
+# Sections call it right before and right after their own write measurement: what an fsync costs on a
+# shared machine drifts within minutes, so the numbers of a ratio are taken back to back.
+# The rate is rows / requested seconds: the tool's own figure divides by the elapsed time, which includes
+# writers still waiting out busy_timeout after the deadline and would flatter every ratio against it.
+sqlite_baseline_rps() {
+  local dir mode rows rate; dir=$(new_tmp); SQLITE_RPS=0
+  for mode in per-thread shared; do
+    "$SQLITE_BASELINE" --threads 64 --seconds "$DURATION" --db "$dir/baseline-$mode.sqlite" --synchronous FULL \
+      $([ "$mode" = shared ] && echo --shared) >"$OUT/sqlite-baseline-$1-$mode.txt" 2>&1
+    rows=$(sed -n 's/.* rows=\([0-9]*\) .*/\1/p' "$OUT/sqlite-baseline-$1-$mode.txt")
+    rate=$(python3 -c "print(round(${rows:-0} / $DURATION, 1))")
+    summary "sqlite baseline, 64 writers, $mode connection(s), one row per transaction, synchronous=FULL: $rate rows/s ($(cat "$OUT/sqlite-baseline-$1-$mode.txt"))"
+    SQLITE_RPS=$(python3 -c "print(max($SQLITE_RPS, $rate))")
+  done
+  rm -rf "$dir"
+  summary "sqlite baseline ($1, the faster mode): $SQLITE_RPS rows/s"
+}
+# baseline_ratio NAME RATE BEFORE AFTER: the ratio against the mean of the baselines taken right before
+# and right after the measurement, and against each (the spread shows how much fsync cost drifted).
+baseline_ratio() {
+  local mean; mean=$(python3 -c "print(round(($3 + $4) / 2, 1))")
+  summary "ratio $1/sqlite baseline: $(ratio "$2" "$mean") against the mean baseline $mean rows/s ($(ratio "$2" "$3") against the one before, $(ratio "$2" "$4") against the one after) (target >= 2.5)"
+}
+
+for section in $SECTIONS; do
+  if selected "$section"; then
+    summary ""
+    summary "## $section ($(date -u +%H:%M:%S), $(uptime | sed 's/.*load average/load average/'))"
     # shellcheck source=/dev/null
-    source "$extra"
+    source "Benchmarks/sections/$section.sh"
   fi
 done
+summary ""
+summary "load after run: $(uptime | sed 's/.*load average/load average/')"
 echo "results in $OUT"
