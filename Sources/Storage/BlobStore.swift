@@ -73,27 +73,19 @@ public final class BlobStore: Sendable {
             refresh(location.file)
             return BlobReference(hash: hash, size: bytes.count)
         }
-        let temp = try makeTempFile()
-        do {
-            try bytes.withUnsafeBytes { try FileIO.writeAll(temp.fd, $0, path: temp.path) }
-            try FileIO.sync(temp.fd, path: temp.path)
-            close(temp.fd)
-        } catch {
-            close(temp.fd)
-            FileIO.unlinkIfPresent(temp.path)
-            throw error
+        let temp = try writeTempFile { fd, path in
+            try bytes.withUnsafeBytes { try FileIO.writeAll(fd, $0, path: path) }
         }
-        return try publish(temp: temp.path, hash: hash, size: bytes.count)
+        return try publish(temp: temp, hash: hash, size: bytes.count)
     }
 
     /// Stores the file at `path` (for example a spooled upload), streaming it in chunks while hashing.
     public func store(fileAt path: String) throws -> BlobReference {
         let input = try FileIO.open(path, O_RDONLY)
         defer { close(input) }
-        let temp = try makeTempFile()
         var digest = SHA256()
         var size = 0
-        do {
+        let temp = try writeTempFile { fd, tempPath in
             var buffer = [UInt8](repeating: 0, count: FileIO.chunkSize)
             while true {
                 let n = try buffer.withUnsafeMutableBytes { try FileIO.read(input, into: $0, path: path) }
@@ -101,18 +93,12 @@ public final class BlobStore: Sendable {
                 try buffer.withUnsafeBytes { raw in
                     let chunk = UnsafeRawBufferPointer(rebasing: raw[0..<n])
                     digest.update(chunk)
-                    try FileIO.writeAll(temp.fd, chunk, path: temp.path)
+                    try FileIO.writeAll(fd, chunk, path: tempPath)
                 }
                 size += n
             }
-            try FileIO.sync(temp.fd, path: temp.path)
-            close(temp.fd)
-        } catch {
-            close(temp.fd)
-            FileIO.unlinkIfPresent(temp.path)
-            throw error
         }
-        return try publish(temp: temp.path, hash: SHA256.hex(digest.finalize()), size: size)
+        return try publish(temp: temp, hash: SHA256.hex(digest.finalize()), size: size)
     }
 
     /// Moves a complete, synced temp file to its address (or drops it when the content already exists).
@@ -149,10 +135,22 @@ public final class BlobStore: Sendable {
     static let tempPrefix = "blob-"
     static let tempSuffix = ".tmp"
 
-    private func makeTempFile() throws -> (fd: Int32, path: String) {
+    /// Creates a fresh temp file, lets `fill` write it, then syncs and closes it and returns its path.
+    /// On any failure the file is closed and removed, so no partial temp file is left behind.
+    private func writeTempFile(_ fill: (_ fd: Int32, _ path: String) throws -> Void) throws -> String {
         // A random name, and O_EXCL, so concurrent stores never share a temp file.
         let name = Self.tempPrefix + String(UInt64.random(in: 0...UInt64.max), radix: 16) + Self.tempSuffix
         let path = tempDirectory + "/" + name
-        return (try FileIO.open(path, O_WRONLY | O_CREAT | O_EXCL), path)
+        let fd = try FileIO.open(path, O_WRONLY | O_CREAT | O_EXCL)
+        do {
+            try fill(fd, path)
+            try FileIO.sync(fd, path: path)
+            close(fd)
+        } catch {
+            close(fd)
+            FileIO.unlinkIfPresent(path)
+            throw error
+        }
+        return path
     }
 }

@@ -27,9 +27,7 @@ public enum Migrator {
                 throw StorageError.migration("bad migration file name '\(fileName)' (expected NNNN_name.sql, lowercase name)")
             }
             let path = (directory as NSString).appendingPathComponent(fileName)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw StorageError.migration("cannot read migration \(path)")
-            }
+            let data = try readScript(path, fileName: fileName)
             guard let sql = String(data: data, encoding: .utf8) else {
                 throw StorageError.migration("migration \(fileName) is not valid UTF-8")
             }
@@ -39,6 +37,28 @@ public enum Migrator {
             migrations.append(Migration(version: parsed.version, name: parsed.name, sql: sql))
         }
         return try validated(migrations)
+    }
+
+    /// Largest migration script read. Real scripts are a few kilobytes; the cap keeps a stray huge file,
+    /// or a name linked to a device such as /dev/zero, from being read into memory without end.
+    static let maxScriptBytes = 16 << 20
+
+    /// The bytes of one script, read up to one byte past `maxScriptBytes` so an oversized file is refused.
+    private static func readScript(_ path: String, fileName: String) throws -> Data {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StorageError.migration("cannot read migration \(path)")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maxScriptBytes + 1) ?? Data()
+        } catch {
+            throw StorageError.migration("cannot read migration \(path)")
+        }
+        guard data.count <= maxScriptBytes else {
+            throw StorageError.migration("migration \(fileName) is larger than \(maxScriptBytes) bytes")
+        }
+        return data
     }
 
     /// Sorts by version and rejects duplicates and gaps.

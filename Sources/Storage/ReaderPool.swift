@@ -81,7 +81,10 @@ final class ReaderPool: @unchecked Sendable {
         let connection = stale ? renewed(db) : db
         condition.lock()
         idle.append(connection)
-        condition.broadcast()
+        // One connection came back, so one waiter can proceed: waking them all (broadcast) made every
+        // blocked worker thread run just to go back to sleep. `close()` waits for all of them, so it
+        // still gets a broadcast.
+        if closed { condition.broadcast() } else { condition.signal() }
         condition.unlock()
     }
 

@@ -36,7 +36,10 @@ struct Serve: ParsableCommand {
             logger.critical("start-up failed: \(error)")
             throw ExitCode(1)
         }
-        logger.notice("\(line)")
+        // The start-up line is printed whatever the configured level: scripts and tests wait for it.
+        var startup = logger
+        startup.logLevel = min(logger.logLevel, .notice)
+        startup.notice("\(line)")
 
         let stopped = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "quartet.signals")

@@ -53,6 +53,22 @@ final class ConfigLoaderTests: XCTestCase {
                        "server.corsAllowCredentials")
     }
 
+    func testHugeConfigFileIsRefusedWithoutReadingItWhole() throws {
+        // A sparse 64 GiB file: reading it whole would exhaust memory; only the parser's limit is read.
+        let path = try tempFile("{}")
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 64 << 30)
+        try handle.close()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertThrowsError(try ConfigLoader.readFile(path)) { error in
+            XCTAssertEqual((error as? ConfigError)?.key, "config")
+            XCTAssertTrue("\(error)".contains("larger than"), "\(error)")
+        }
+        XCTAssertThrowsError(try ConfigLoader.readFile("/nonexistent/quartet.json")) { error in
+            XCTAssertEqual((error as? ConfigError)?.key, "config")
+        }
+    }
+
     func testEnvironmentTypesAndLists() throws {
         let env = ["QUARTET_SERVER_ACCESS_LOG": "false",
                    "QUARTET_SERVER_CORS_ALLOWED_ORIGINS": "https://a.example, https://b.example",

@@ -30,6 +30,20 @@ final class MigratorTests: XCTestCase {
         }
     }
 
+    func testHugeScriptIsRefusedWithoutReadingItWhole() throws {
+        // A sparse 64 GiB file: reading it whole would exhaust memory; only the cap is read.
+        let dir = try makeTemporaryDirectory(self)
+        let path = dir + "/0001_huge.sql"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("SELECT 1;".utf8)))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 64 << 30)
+        try handle.close()
+        assertStorageError(try Migrator.load(directory: dir)) {
+            if case .migration(let message) = $0 { return message.contains("larger than") }
+            return false
+        }
+    }
+
     func testDuplicatesAndGapsAreRejected() throws {
         let dupes = try makeTemporaryDirectory(self)
         try write(["0001_a.sql": "SELECT 1;", "0001_b.sql": "SELECT 1;"], in: dupes)

@@ -34,10 +34,25 @@ public struct ConfigLoader: Sendable {
         return try QuartetConfiguration(tree: tree)
     }
 
+    /// Largest configuration file read, the JSON parser's default input limit.
+    static let maxFileBytes = JSONParseOptions().maxBytes
+
     /// Reads and parses a configuration file (strict JSON, duplicate keys rejected).
     static func readFile(_ path: String) throws -> JSONObject {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Read at most one byte past the limit: a path such as /dev/zero or a huge file must be refused,
+        // not read into memory whole.
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ConfigError(key: "config", reason: "cannot read \(path)")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()
+        } catch {
+            throw ConfigError(key: "config", reason: "cannot read \(path)")
+        }
+        guard data.count <= maxFileBytes else {
+            throw ConfigError(key: "config", reason: "\(path) is larger than \(maxFileBytes) bytes")
         }
         let parsed: JSON
         do {

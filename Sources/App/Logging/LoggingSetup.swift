@@ -10,9 +10,7 @@ public enum LoggingSetup {
         guard once.claim() else { return }
         let logLevel = Logger.Level(rawValue: level) ?? .info
         LoggingSystem.bootstrap { label in
-            var handler: any LogHandler = format == "json"
-                ? JSONLogHandler(label: label)
-                : TextLogHandler(label: label)
+            var handler = StdoutLogHandler(label: label, format: format == "json" ? .json : .text)
             handler.logLevel = logLevel
             return handler
         }

@@ -21,25 +21,18 @@ enum PrometheusText {
     }
 
     /// Label values escape backslash, double quote and line feed.
-    static func escapeLabelValue(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func escapeLabelValue(_ s: String) -> String { escape(s, quotes: true) }
 
     /// HELP text escapes backslash and line feed (quotes are left as they are).
-    static func escapeHelp(_ s: String) -> String {
+    static func escapeHelp(_ s: String) -> String { escape(s, quotes: false) }
+
+    /// Backslash and line feed always; the double quote only inside label values, as the format says.
+    private static func escape(_ s: String, quotes: Bool) -> String {
         var out = ""
         for c in s.unicodeScalars {
             switch c {
             case "\\": out += "\\\\"
+            case "\"" where quotes: out += "\\\""
             case "\n": out += "\\n"
             default: out.unicodeScalars.append(c)
             }

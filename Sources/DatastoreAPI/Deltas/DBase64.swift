@@ -1,33 +1,11 @@
+import Core
+
 /// "dbase64": URL-safe base64 without `=` padding, as the datastore protocol uses for bytes values,
 /// handles, tokens and shareable dsids.
 public enum DBase64 {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
-    /// Encodes bytes: `00 01 FF` → `AAH_`.
+    /// Encodes bytes: `00 01 FF` → `AAH_` (Core's URL-safe base64, unpadded).
     public static func encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            out.append(alphabet[Int((chunk >> 18) & 63)])
-            out.append(alphabet[Int((chunk >> 12) & 63)])
-            out.append(alphabet[Int((chunk >> 6) & 63)])
-            out.append(alphabet[Int(chunk & 63)])
-            index += 3
-        }
-        let rest = bytes.count - index
-        if rest == 1 {
-            let chunk = UInt32(bytes[index]) << 16
-            out.append(alphabet[Int((chunk >> 18) & 63)])
-            out.append(alphabet[Int((chunk >> 12) & 63)])
-        } else if rest == 2 {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            out.append(alphabet[Int((chunk >> 18) & 63)])
-            out.append(alphabet[Int((chunk >> 12) & 63)])
-            out.append(alphabet[Int((chunk >> 6) & 63)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        Base64.encodeURLSafe(bytes, padded: false)
     }
 
     /// True when `text` uses only `[A-Za-z0-9_-]` and its length is not ≡ 1 (mod 4); the empty string is valid.

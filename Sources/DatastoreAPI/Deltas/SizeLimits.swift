@@ -51,8 +51,15 @@ public enum SizeCheck {
                                      "record \(DeltaApplier.describe(key)) too large: \(after) bytes")
                 }
             }
-            newSize += after - record.beforeSize
-            newCount += (record.fields == nil ? 0 : 1) - (record.before == nil ? 0 : 1)
+            // Stored sizes and counts come from disk; a damaged row must not overflow the totals.
+            guard let size = Self.adding(newSize, Self.subtracting(after, record.beforeSize)) else {
+                throw ApplyError(message: "datastore too large: size out of range")
+            }
+            newSize = size
+            guard let count = Self.adding(newCount, (record.fields == nil ? 0 : 1) - (record.before == nil ? 0 : 1)) else {
+                throw ApplyError(message: "too many records: count out of range")
+            }
+            newCount = count
         }
         if newSize > limits.datastore && newSize > datastoreSize {
             throw ApplyError(message: "datastore too large: \(newSize) bytes")
@@ -64,5 +71,18 @@ public enum SizeCheck {
             throw ApplyError(message: "delta too large: \(deltaSize) bytes")
         }
         return SizeOutcome(datastoreSize: newSize, recordCount: newCount, recordSizes: sizes)
+    }
+
+    /// `a + b`, or nil on overflow (nil operands propagate).
+    private static func adding(_ a: Int, _ b: Int?) -> Int? {
+        guard let b else { return nil }
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? nil : sum
+    }
+
+    /// `a - b`, or nil on overflow.
+    private static func subtracting(_ a: Int, _ b: Int) -> Int? {
+        let (difference, overflow) = a.subtractingReportingOverflow(b)
+        return overflow ? nil : difference
     }
 }

@@ -48,7 +48,10 @@ extension SQLiteDatastoreStore {
 
         let uidsBefore = try Self.grantedUids(handle: ds.handle, db: db)
         try persist(copy, sizes: sizes, handle: ds.handle, db: db)
-        let newRev = ds.rev + 1
+        // The stored rev is read back from disk: a damaged row holding Int64.max must fail this delta,
+        // not overflow.
+        let (newRev, revOverflow) = ds.rev.addingReportingOverflow(1)
+        guard !revOverflow else { throw StorageError.corrupt("ds_datastore rev of \(ds.handle) is at its maximum") }
         try db.run("INSERT INTO ds_delta(handle, rev, changes_json, nonce) VALUES (?, ?, ?, ?)",
                    [.text(ds.handle), .integer(ds.rev), .text(request.changesJSON), .text(request.nonce)])
         var infoJSON = ds.infoJSON

@@ -50,7 +50,9 @@ extension SQLiteDatastoreStore {
         try read { db in
             guard let access = try access(handle: handle, user: user, db: db) else { return nil }
             var rows: [SnapshotRow] = []
-            rows.reserveCapacity(access.datastore.recordCount)
+            // The stored count is only a hint: capped by the record limit so that a damaged row cannot
+            // ask for an impossible allocation.
+            rows.reserveCapacity(max(0, min(access.datastore.recordCount, limits.records)))
             try db.forEach("SELECT tid, rid, fields_json FROM ds_record WHERE handle = ? ORDER BY tid, rid",
                            [.text(handle)]) { row in
                 if let tid = row[0].string, let rid = row[1].string, let fields = row[2].string {

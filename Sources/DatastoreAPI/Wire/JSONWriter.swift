@@ -42,6 +42,18 @@ struct JSONWriter {
         bytes.append(0x22)
     }
 
+    /// `[e1,e2,...]`, each element written by `element`.
+    mutating func array<S: Sequence>(_ items: S, _ element: (inout JSONWriter, S.Element) -> Void) {
+        raw(0x5B)
+        var first = true
+        for item in items {
+            if !first { raw(0x2C) }
+            first = false
+            element(&self, item)
+        }
+        raw(0x5D)
+    }
+
     /// Any JSON value; numbers exactly as received.
     mutating func value(_ json: JSON) {
         switch json {
@@ -50,12 +62,7 @@ struct JSONWriter {
         case .number(let n): raw(n.text)
         case .string(let s): string(s)
         case .array(let items):
-            raw(0x5B)
-            for (i, item) in items.enumerated() {
-                if i > 0 { raw(0x2C) }
-                value(item)
-            }
-            raw(0x5D)
+            array(items) { w, item in w.value(item) }
         case .object(let object): self.object(object)
         }
     }

@@ -8,9 +8,7 @@ enum ListWire {
     /// Writes the `datastores` array. With `canonical`, keys sorted and nested `info` keys sorted too;
     /// item keys are written in sorted order either way, so the response is the canonical form.
     static func writeItems(_ items: [ListItem], into w: inout JSONWriter, canonical: Bool) {
-        w.raw("[")
-        for (i, item) in items.enumerated() {
-            if i > 0 { w.raw(",") }
+        w.array(items) { w, item in
             w.raw("{")
             w.key("dsid", first: true); w.string(item.dsid)
             w.key("handle", first: false); w.string(item.handle)
@@ -28,7 +26,6 @@ enum ListWire {
             if let role = item.role { w.key("role", first: false); w.int(role) }
             w.raw("}")
         }
-        w.raw("]")
     }
 
     /// Lowercase hex SHA-256 of the canonical serialisation of the list.
@@ -53,29 +50,23 @@ enum ListWire {
 enum DeltaWire {
     /// `[{"rev": r, "changes": [...], "nonce": "..."}, ...]`
     static func writeDeltas(_ deltas: [StoredDelta], into w: inout JSONWriter) {
-        w.raw("[")
-        for (i, delta) in deltas.enumerated() {
-            if i > 0 { w.raw(",") }
+        w.array(deltas) { w, delta in
             w.raw("{")
             w.key("rev", first: true); w.int(delta.rev)
             w.key("changes", first: false); w.raw(delta.changesJSON)
             w.key("nonce", first: false); w.string(delta.nonce)
             w.raw("}")
         }
-        w.raw("]")
     }
 
     /// `[{"tid": ..., "rowid": ..., "data": {...}}, ...]`
     static func writeRows(_ rows: [SnapshotRow], into w: inout JSONWriter) {
-        w.raw("[")
-        for (i, row) in rows.enumerated() {
-            if i > 0 { w.raw(",") }
+        w.array(rows) { w, row in
             w.raw("{")
             w.key("tid", first: true); w.string(row.tid)
             w.key("rowid", first: false); w.string(row.rid)
             w.key("data", first: false); w.raw(row.fieldsJSON)
             w.raw("}")
         }
-        w.raw("]")
     }
 }

@@ -21,6 +21,9 @@ final class ParseApp: Sendable {
     let limiter: RateLimiter
     /// The daemon's view of readiness, if it gave one (see `ParseService.setHealthProvider`).
     let health = Mutex<(@Sendable () -> ParseHealthState)?>(nil)
+    /// Request counters by "method pattern status", cached: a registry lookup builds label text under a
+    /// lock on every call, which is measurable on cheap requests.
+    let requestCounters = RequestCounters()
 
     init(config: ParseConfig, store: any ParseStore, blobs: BlobStore?, logger: Logger, metrics: MetricsRegistry,
          appId: String, masterKeyDigest: [UInt8]) {

@@ -70,8 +70,13 @@ extension ParseApp {
 
     /// Requests per Parse route pattern (never raw paths, which carry ids and class names) and status.
     func count(route: RouteTable.Entry, status: Int) {
-        metrics.counter("quartet_parse_requests_total", help: "Parse API requests by route pattern, method and status.",
-                        labels: ["route": route.pattern, "method": route.method.rawValue, "status": String(status)]).increment()
+        let key = RequestCounters.Key(method: route.method.rawValue, pattern: route.pattern, status: status)
+        if let counter = requestCounters.counter(key) { counter.increment(); return }
+        let counter = metrics.counter("quartet_parse_requests_total",
+                                      help: "Parse API requests by route pattern, method and status.",
+                                      labels: ["route": route.pattern, "method": route.method.rawValue, "status": String(status)])
+        requestCounters.store(counter, for: key)
+        counter.increment()
     }
 
     /// Maps any thrown error to the Parse answer; internal causes are logged, never sent.

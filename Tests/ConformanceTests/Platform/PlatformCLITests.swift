@@ -60,6 +60,12 @@ final class PlatformCLITests: XCTestCase {
         XCTAssertEqual(try server.request("GET", "/health").status, 200)
     }
 
+    func testStartupLineIsPrintedAtAnyLogLevel() throws {
+        let server = try TestServer(arguments: ["--log-level", "error"])
+        defer { server.stop() }
+        XCTAssertTrue(server.output.contains("listening on http://127.0.0.1:\(server.port)"), server.output)
+    }
+
     func testMigrateAppliesThenReportsUpToDate() throws {
         let dir = tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
