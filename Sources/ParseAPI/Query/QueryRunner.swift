@@ -59,6 +59,9 @@ struct QueryRunner {
 
         var objects: [StoredObject] = []
         var count: Int?
+        // The time budget (spec §7.11) holds inside SQLite too: a long single step (an unindexed scan that
+        // matches nothing) is interrupted there and answered with 124.
+        try tx.withTimeLimit(seconds: config.queryTimeoutSeconds) {
         if compiler.residual.isEmpty {
             if !(q.count && q.limit == 0) {
                 cq.limit = opts.limit
@@ -81,6 +84,7 @@ struct QueryRunner {
                 return q.count || objects.count < opts.limit
             }
             if q.count { count = matched }
+        }
         }
         opts.keys = q.keys
         var renderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)

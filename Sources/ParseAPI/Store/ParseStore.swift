@@ -43,6 +43,8 @@ protocol ParseTransaction: AnyObject {
     func runCount(_ query: CompiledQuery) throws -> Int
     /// Streams the query's rows in order (limit/skip ignored); `body` returns false to stop.
     func stream(_ query: CompiledQuery, _ body: (StoredObject) throws -> Bool) throws
+    /// Runs `body` with its statements interrupted once `seconds` have passed (throws error 124 then).
+    func withTimeLimit(seconds: Double, _ body: () throws -> Void) throws
     func runScalars(_ sql: String, _ args: [SQLScalar]) throws -> [SQLScalar]
 
     // Relations

@@ -42,6 +42,14 @@ final class SQLiteTransaction: ParseTransaction {
 
     init(db: Database) { self.db = db }
 
+    func withTimeLimit(seconds: Double, _ body: () throws -> Void) throws {
+        do {
+            try db.withTimeLimit(seconds: seconds, body)
+        } catch StorageError.interrupted {
+            throw ParseError(124, "Query timed out.")
+        }
+    }
+
     static let objectColumns = "o.class, o.id, o.data, o.acl, o.created_at, o.updated_at"
 
     func value(_ s: SQLScalar) -> SQLValue {
