@@ -38,7 +38,7 @@ public enum ConfigSchema {
         ConfigOption("storage", "maxBatchSize", 512, .integer(1...100_000), "Most write jobs committed together by group commit."),
         ConfigOption("storage", "migrationsDir", nil, .optionalString, "Where the NNNN_name.sql migrations are; null searches next to the binary, then ./Migrations."),
         ConfigOption("storage", "blobGcIntervalSeconds", 3600, .integer(seconds), "How often unreferenced blobs older than this are deleted."),
-        ConfigOption("storage", "statisticsIntervalSeconds", 600, .integer(seconds), "How often the query planner's statistics are refreshed (also at start and after index changes)."),
+        ConfigOption("storage", "statisticsIntervalSeconds", 3600, .integer(seconds), "How often the query planner's statistics are refreshed (also at start and after index changes)."),
         ConfigOption("logging", "level", "info", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), "Lowest level logged."),
         ConfigOption("logging", "format", "text", .choice(["text", "json"]), "Human-readable lines or JSON lines on stdout."),
         ConfigOption("admin", "user", "admin", .string, "Name of the server admin (Couch server admin, /_quartet/admin)."),
