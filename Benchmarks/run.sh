@@ -34,7 +34,7 @@ PIDS=()
 TMPDIRS=()
 cleanup() {
   for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
-  for d in "${TMPDIRS[@]:-}"; do [ -n "$d" ] && rm -rf "$d"; done
+  for d in "${TMPDIRS[@]:-}"; do [ -n "$d" ] && rm -rf "$d" || true; done
 }
 trap cleanup EXIT
 
