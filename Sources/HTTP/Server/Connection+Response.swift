@@ -80,15 +80,7 @@ extension Connection {
         }
         keepAlive = workerKeepAlive
         appendOutput(bytes)
-        phase = .writing
-        let now = Sys.monotonicNanos()
-        deadline = now &+ context.idleTimeoutNanos
-        current?.status = status
-        current?.responseStarted = now
-        current?.bytesSent = bodyBytes
-        stream = nil
-        streamEnded = true
-        flush()
+        beginWriting(status: status, bodyBytes: bodyBytes)
     }
 
     /// Called on a worker: one non-blocking send of a serialized response. Returns how many bytes left
@@ -114,6 +106,12 @@ extension Connection {
         // complete response.
         keepAlive = !(loop.draining || peerClosed)
         if !leftover.isEmpty { appendOutput(leftover) }
+        beginWriting(status: status, bodyBytes: bodyBytes)
+    }
+
+    /// A complete, serialized response is queued: record it for the access log and start writing, with
+    /// the idle time-out counting from now.
+    private func beginWriting(status: Int, bodyBytes: Int) {
         phase = .writing
         let now = Sys.monotonicNanos()
         deadline = now &+ context.idleTimeoutNanos
