@@ -125,16 +125,22 @@ final class ParseBatchRateLimitTests: ParseConformanceCase {
     }
 }
 
+/// 3,000 objects of class `Big`, each with a 4,000-character string `t`: enough rows that scanning them
+/// outlasts the small query budgets of the PA-083 tests.
+private func seedBigClass(_ parse: ParseServer) throws {
+    let text = String(repeating: "ab", count: 2000)
+    let item = #"{"method":"POST","path":"/parse/classes/Big","body":{"t":"\#(text)"}}"#
+    for _ in 0..<3 {
+        try parse.expect(200, "POST", "/parse/batch", body: #"{"requests":[\#(Array(repeating: item, count: 1000).joined(separator: ","))]}"#)
+    }
+}
+
 /// The query time budget (spec §7.11), on a query whose rows are checked by the regex engine.
 final class ParseQueryTimeoutTests: ParseConformanceCase {
     override var environment: [String: String] { ["QUARTET_PARSE_QUERY_TIMEOUT": "0.1"] }
 
     func test_PA_083_query_time_budget() throws {
-        let text = String(repeating: "ab", count: 2000)
-        let item = #"{"method":"POST","path":"/parse/classes/Big","body":{"t":"\#(text)"}}"#
-        for _ in 0..<3 {
-            try parse.expect(200, "POST", "/parse/batch", body: #"{"requests":[\#(Array(repeating: item, count: 1000).joined(separator: ","))]}"#)
-        }
+        try seedBigClass(parse)
         let slow = "where=" + q(#"{"t":{"$regex":"(a|b)*c"}}"#)
         XCTAssertEqual(try parse.expect(400, "GET", "/parse/classes/Big?\(slow)")["code"], 124)
         try parse.expect(200, "GET", "/parse/health")
@@ -148,11 +154,7 @@ final class ParseSQLQueryTimeoutTests: ParseConformanceCase {
     override var environment: [String: String] { ["QUARTET_PARSE_QUERY_TIMEOUT": "0.001"] }
 
     func test_PA_083_budget_interrupts_a_long_sql_scan() throws {
-        let text = String(repeating: "ab", count: 2000)
-        let item = #"{"method":"POST","path":"/parse/classes/Big","body":{"t":"\#(text)"}}"#
-        for _ in 0..<3 {
-            try parse.expect(200, "POST", "/parse/batch", body: #"{"requests":[\#(Array(repeating: item, count: 1000).joined(separator: ","))]}"#)
-        }
+        try seedBigClass(parse)
         // A comparison the SQL compiler handles alone: no row matches, so nothing is streamed back to check a clock.
         let scan = "where=" + q(#"{"t":{"$gt":"zzzz"}}"#)
         XCTAssertEqual(try parse.expect(400, "GET", "/parse/classes/Big?\(scan)")["code"], 124)
