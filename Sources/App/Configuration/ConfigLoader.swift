@@ -88,7 +88,7 @@ public struct ConfigLoader: Sendable {
     /// schema does not list are read as JSON when they parse as a JSON number, boolean, array or object,
     /// and as text otherwise.
     func mergeEnvironment(into tree: inout JSONObject) throws {
-        let sections = Set(ConfigSchema.all.map(\.section)).union(["parse", "datastore", "couch", "backbeam"])
+        let sections = Set(ConfigSchema.platform.map(\.section)).union(["parse", "datastore", "couch", "backbeam"])
         for (name, text) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("QUARTET_") {
             let rest = name.dropFirst("QUARTET_".count)
             guard let underscore = rest.firstIndex(of: "_") else { continue }

@@ -1,7 +1,7 @@
 import Core
 
-/// Every platform option with its default. The API sections (`parse`, `datastore`, ...) add theirs in
-/// `ConfigSchema+APIs.swift`; each API validates its own section when it starts.
+/// Every platform option with its default. The API sections (`parse`, `datastore`, ...) are validated by
+/// their APIs when they start (documented in `docs/configuration.md` as well).
 ///
 /// `Config/quartet.json` must list exactly these defaults (a test keeps the two in step), and
 /// `docs/configuration.md` documents each one.
@@ -45,18 +45,16 @@ public enum ConfigSchema {
         ConfigOption("admin", "password", nil, .optionalString, "Server admin password; when null one is generated at first start, printed once and stored hashed."),
     ]
 
-    /// All known options (platform and APIs).
-    public static var all: [ConfigOption] { platform + apis }
 
     /// Looks an option up by section and key.
     public static func option(_ section: String, _ key: String) -> ConfigOption? {
-        all.first { $0.section == section && $0.key == key }
+        platform.first { $0.section == section && $0.key == key }
     }
 
     /// The built-in defaults as a configuration tree.
     public static var defaults: JSONObject {
         var root = JSONObject()
-        for option in all {
+        for option in platform {
             var section = root[option.section]?.objectValue ?? JSONObject()
             section[option.key] = option.defaultValue
             root[option.section] = .object(section)
