@@ -93,13 +93,16 @@ datastore_token() {
 selected() { [ "$ONLY" = all ] || [[ " ${ONLY//,/ } " == *" $1 "* ]]; }
 
 echo "building release binaries..."
-swift build -c release --product quartet >"$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
+# Both servers are built the way they are deployed (the Dockerfile links the Swift runtime statically), so
+# neither pays for dynamic Swift libraries the other avoids.
+STATIC=--static-swift-stdlib
+swift build -c release $STATIC --product quartet >"$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
 QUARTET=$ROOT/.build/release/quartet
 # The Hummingbird comparison server is its own package (Quartet never depends on it).
 HB=${HB_BIN:-}
 if [ -z "$HB" ] && [ -f Benchmarks/hello-hummingbird/Package.swift ]; then
-  swift build -c release --package-path Benchmarks/hello-hummingbird >>"$OUT/build.log" 2>&1
-  HB_DIR=$(swift build -c release --package-path Benchmarks/hello-hummingbird --show-bin-path)
+  swift build -c release $STATIC --package-path Benchmarks/hello-hummingbird >>"$OUT/build.log" 2>&1
+  HB_DIR=$(swift build -c release $STATIC --package-path Benchmarks/hello-hummingbird --show-bin-path)
   for name in HelloHummingbird hello-hummingbird; do [ -x "$HB_DIR/$name" ] && HB=$HB_DIR/$name; done
 fi
 swift build -c release --package-path Benchmarks/sqlite-baseline >>"$OUT/build.log" 2>&1

@@ -40,9 +40,10 @@ public struct HTTPRequest: Sendable {
 
     /// Builds a request from a method and a raw target, splitting and decoding path and query the way the
     /// server does. Throws `HTTPError.badRequest` for an invalid percent-encoding in either part.
+    /// `receivedAt` defaults to now; the server passes the moment it finished reading the head.
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:],
                 body: RequestBody = .empty, remoteAddress: String = "127.0.0.1", isTLS: Bool = false,
-                requestID: String = "") throws(HTTPError) {
+                requestID: String = "", receivedAt: ContinuousClock.Instant = .now) throws(HTTPError) {
         let parts = try RequestTarget.split(target)
         self.method = method
         self.target = target
@@ -61,7 +62,7 @@ public struct HTTPRequest: Sendable {
         self.pathParameters = [:]
         self.wildcard = nil
         self.hostParameters = [:]
-        self.receivedAt = ContinuousClock.now
+        self.receivedAt = receivedAt
     }
 
     /// The value of path parameter `name`, or nil.
@@ -79,6 +80,10 @@ enum RequestTarget {
 
     /// Accepts origin-form ("/a?b") and, for robustness, absolute-form ("http://host/a?b") targets.
     static func split(_ target: String) throws(HTTPError) -> Parts {
+        // Most targets are a plain origin-form path: nothing to split or decode.
+        if isPlainPath(target) {
+            return Parts(rawPath: target, path: target, query: "", parameters: FormParameters())
+        }
         var rest = Substring(target)
         if !rest.hasPrefix("/"), let scheme = rest.range(of: "://") {
             // absolute-form: drop scheme and authority, keep the path (RFC 9112 section 3.2.2).
@@ -113,5 +118,15 @@ enum RequestTarget {
             }
         }
         return Parts(rawPath: String(rawPath), path: decoded, query: String(query), parameters: parameters)
+    }
+
+    /// Whether `target` starts with "/" and holds no "?" and no "%" (its raw and decoded paths are itself).
+    private static func isPlainPath(_ target: String) -> Bool {
+        var utf8 = target.utf8.makeIterator()
+        guard utf8.next() == UInt8(ascii: "/") else { return false }
+        while let byte = utf8.next() {
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "%") { return false }
+        }
+        return true
     }
 }

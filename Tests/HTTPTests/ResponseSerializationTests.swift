@@ -79,4 +79,31 @@ final class ResponseSerializationTests: XCTestCase {
         XCTAssertEqual(source.id(for: "client-id"), "client-id")
         XCTAssertNotEqual(source.id(for: "bad id"), "bad id")
     }
+
+    func testGeneratedRequestIDsArePrefixAndHexCounter() throws {
+        let source = RequestIDSource()
+        let ids = (0..<300).map { _ in source.next() }
+        let prefix = try XCTUnwrap(ids.first?.split(separator: "-").first)
+        for (offset, id) in ids.enumerated() {
+            let parts = id.split(separator: "-")
+            XCTAssertEqual(parts.count, 2, id)
+            XCTAssertEqual(parts.first, prefix)
+            XCTAssertEqual(parts.last.flatMap { UInt64($0, radix: 16) }, UInt64(offset + 1), id)
+            XCTAssertEqual(parts.last.map(String.init), String(offset + 1, radix: 16))
+        }
+    }
+
+    func testPlainAndEncodedTargetsSplit() throws {
+        let plain = try HTTPRequest(method: .get, target: "/parse/classes/Recipe")
+        XCTAssertEqual(plain.path, "/parse/classes/Recipe")
+        XCTAssertEqual(plain.rawPath, "/parse/classes/Recipe")
+        XCTAssertEqual(plain.query, "")
+        let encoded = try HTTPRequest(method: .get, target: "/a%20b/c?x=1&y=a+b")
+        XCTAssertEqual(encoded.path, "/a b/c")
+        XCTAssertEqual(encoded.rawPath, "/a%20b/c")
+        XCTAssertEqual(encoded.query, "x=1&y=a+b")
+        XCTAssertEqual(encoded.queryParameters.first("y"), "a b")
+        XCTAssertThrowsError(try HTTPRequest(method: .get, target: "/bad%zz"))
+        XCTAssertThrowsError(try HTTPRequest(method: .get, target: ""))
+    }
 }

@@ -19,6 +19,7 @@ extension Connection {
             case .data(let count):
                 if phase == .lingering { continue }
                 input.append(contentsOf: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
+                if phase == .handling { needsReplySoon.store(true, ordering: .sequentiallyConsistent) }
                 noteInputArrived()
                 processInput()
                 // A short plain read drained the socket: the next arrival raises a new edge, so the usual
@@ -62,6 +63,7 @@ extension Connection {
         case .handling, .writing:
             // Answer what was asked, then close.
             keepAlive = false
+            if phase == .handling { needsReplySoon.store(true, ordering: .sequentiallyConsistent) }
         case .closed:
             break
         }

@@ -63,6 +63,10 @@ final class Connection: @unchecked Sendable {
     /// Guards the socket between the loop and a worker sending a response directly: 0 free, 1 a worker is
     /// sending, 2 closed. Closing waits for a send in progress, so a worker can never write to a reused fd.
     let sendGate = Atomic<UInt8>(0)
+    /// Set by the loop while a worker handles the request when the loop has something more to do for this
+    /// connection once the reply arrives (buffered pipelined input, a client that hung up). A worker that
+    /// wrote its response itself then wakes the loop; otherwise its reply waits for the loop's next pass.
+    let needsReplySoon = Atomic<Bool>(false)
     /// Request bytes were left unread (answered before the body): close by lingering, never abruptly.
     var inputUnread = false
 

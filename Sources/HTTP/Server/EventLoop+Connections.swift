@@ -70,6 +70,7 @@ extension EventLoop {
     func handle(_ message: Message) {
         switch message {
         case .reply(let connection, let sequence, let reply):
+            requestsInFlight -= 1
             connection.deliver(reply, sequence: sequence)
         case .parked(let token, let response):
             connections[token.connection]?.deliverParked(response, token: token)

@@ -45,6 +45,12 @@ final class EventLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     var draining = false
     var stopping = false
+    /// Requests handed to workers whose reply has not been handled yet.
+    var requestsInFlight = 0
+    /// How long a sleeping loop with requests in flight waits at most, so replies posted without a wake-up
+    /// (the client already has its answer) are logged and their connections re-armed promptly even when
+    /// nothing else happens.
+    private let lazyReplyMillis: Int32 = 2
     private var nextSweep: UInt64 = 0
     /// How often connection deadlines (header read, idle, lingering close) are checked.
     private let sweepInterval: UInt64 = 100_000_000
@@ -86,9 +92,17 @@ final class EventLoop: @unchecked Sendable {
     /// Queues a message for the loop thread; wakes it only when it is (about to be) asleep and nobody woke
     /// it yet, so a busy loop receives many messages for one eventfd write.
     func post(_ message: Message) {
+        post(message, wakeUnless: { false })
+    }
+
+    /// Queues a message that may wait for the loop's next pass: the loop is woken only when `deferrable`
+    /// says no. `deferrable` is evaluated under the inbox lock, after the message is queued, so a flag the
+    /// loop sets before it checks its inbox and goes to sleep is always seen. A sleeping loop with requests
+    /// in flight wakes within `lazyReplyMillis` regardless, which bounds how late such a reply is handled.
+    func post(_ message: Message, wakeUnless deferrable: () -> Bool) {
         let signal = inbox.withLock { inbox -> Bool in
             inbox.messages.append(message)
-            if inbox.sleeping && !inbox.signalled {
+            if inbox.sleeping && !inbox.signalled && !deferrable() {
                 inbox.signalled = true
                 return true
             }
@@ -165,12 +179,13 @@ final class EventLoop: @unchecked Sendable {
         if !connections.isEmpty { next = min(next ?? .max, nextSweep) }
         // Jobs waiting for a worker: come back soon to `nudge` the pool in case its workers are blocked.
         if context.workers.hasBacklog { return 1 }
-        guard let next else { return -1 }
+        let cap: Int32 = requestsInFlight > 0 ? lazyReplyMillis : 60_000
+        guard let next else { return requestsInFlight > 0 ? cap : -1 }
         let now = Sys.monotonicNanos()
         if next <= now { return 0 }
         // Round up so the loop never wakes a hair early and spins.
         let millis = (next - now + 999_999) / 1_000_000
-        return Int32(min(millis, 60_000))
+        return min(Int32(min(millis, 60_000)), cap)
     }
 
     /// Fires due parked-request timers and, every `sweepInterval`, checks connection deadlines.

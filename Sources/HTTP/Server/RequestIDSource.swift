@@ -14,8 +14,27 @@ final class RequestIDSource: Sendable {
     /// The next generated id, e.g. "9f2c41d07a3be815-2a".
     func next() -> String {
         let value = counter.add(1, ordering: .relaxed).newValue
-        return prefix + String(value, radix: 16)
+        // Hex digits written straight into the string's storage: this runs once per request.
+        var digits = 1
+        while digits < 16 && value >> (4 * UInt64(digits)) != 0 { digits += 1 }
+        let prefixLength = prefix.utf8.count
+        return String(unsafeUninitializedCapacity: prefixLength + digits) { buffer in
+            var index = 0
+            for byte in prefix.utf8 {
+                buffer[index] = byte
+                index += 1
+            }
+            var shift = 4 * (digits - 1)
+            while shift >= 0 {
+                buffer[index] = RequestIDSource.hexDigits[Int((value >> UInt64(shift)) & 0xF)]
+                index += 1
+                shift -= 4
+            }
+            return index
+        }
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// The client's id when sane, else a new one.
     func id(for header: String?) -> String {

@@ -32,13 +32,12 @@ struct RequestJob: Sendable {
         do throws(HTTPError) {
             request = try HTTPRequest(method: head.method, target: head.target, version: head.version,
                                       headers: head.headers, body: body, remoteAddress: remoteAddress, isTLS: isTLS,
-                                      requestID: requestID)
+                                      requestID: requestID, receivedAt: receivedAt)
         } catch {
             // An undecodable path or query: the request cannot be trusted, so answer and close.
             return .response(ErrorRendering.render(error, request: nil, renderer: renderer), corsApplied: false,
                              closing: true)
         }
-        request.receivedAt = receivedAt
         request.mountPath = match.group.prefix
         request.routePattern = match.route.pattern
         request.pathParameters = match.pathParameters

@@ -49,6 +49,22 @@ final class PlatformHTTPTests: XCTestCase {
         XCTAssertTrue(metrics.text.contains("quartet_http_requests_total"))
     }
 
+    /// A worker writes a small keep-alive answer itself and does not wake the I/O loop for it; the loop still
+    /// finishes the request (access log, metrics, idle time-out) on its own while the client stays idle and
+    /// nothing else happens on the server.
+    func testAnswerOnAnIdleKeepAliveConnectionIsLoggedPromptly() throws {
+        let idle = try server.connect()
+        let id = "idle-\(UInt32.random(in: 0...UInt32.max))"
+        XCTAssertEqual(try idle.request("GET", "/health", headers: [("X-Request-Id", id)]).status, 200)
+        let deadline = Date().addingTimeInterval(2)
+        while !server.output.contains(id) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        XCTAssertTrue(server.output.contains(id), "no access-log line for the idle connection's request")
+        // The connection was re-armed for its next request.
+        XCTAssertEqual(try idle.request("GET", "/health").status, 200)
+    }
+
     func testHeadAndMethodNotAllowed() throws {
         let head = try server.request("HEAD", "/health")
         XCTAssertEqual(head.status, 200)
