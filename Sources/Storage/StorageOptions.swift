@@ -8,7 +8,7 @@ public struct StorageOptions: Sendable {
     /// How long a connection waits on another's lock before SQLITE_BUSY.
     public var busyTimeoutMilliseconds = 5000
     /// Read-only connections in the reader pool.
-    public var readerCount = 4
+    public var readerCount = 8
     /// Most jobs one group commit takes from the queue.
     public var maxBatchSize = 512
     /// Prepared statements cached per connection.
@@ -16,7 +16,7 @@ public struct StorageOptions: Sendable {
 
     /// Options for the database at `path`; every setting not given keeps its default.
     public init(path: String, synchronous: String = "FULL", busyTimeoutMilliseconds: Int = 5000,
-                readerCount: Int = 4, maxBatchSize: Int = 512, statementCacheSize: Int = 64) {
+                readerCount: Int = 8, maxBatchSize: Int = 512, statementCacheSize: Int = 64) {
         self.path = path
         self.synchronous = synchronous
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds

@@ -33,6 +33,15 @@ extension SQLiteTransaction {
 
     private func decodeSchema(_ row: Row) throws -> ClassSchema {
         let name = row["class"].string ?? ""
+        let stored = SchemaDecodeCache.Stored(fields: row["fields"].string, clp: row["clp"].string,
+                                              indexes: row["indexes"].string)
+        if let cached = SchemaDecodeCache.shared.schema(name, stored) { return cached }
+        let schema = try decodeSchema(name, row)
+        SchemaDecodeCache.shared.store(schema, stored)
+        return schema
+    }
+
+    private func decodeSchema(_ name: String, _ row: Row) throws -> ClassSchema {
         var schema = ClassSchema(className: name)
         if let text = row["fields"].string, let obj = try? JSONParser.parse(text, options: StoredJSON.options).objectValue {
             for (field, def) in obj {
