@@ -14,7 +14,8 @@
 #   parse      POST /parse/classes/Recipe, GET by id, indexed and unindexed queries over 100,000 objects
 #   datastore  put_delta from 64 clients on 64 datastores
 # The bare-SQLite baseline (64 writers, one row per durable transaction) is measured right before and
-# right after each Quartet write measurement it is compared with; the Hummingbird /health rate once per run.
+# right after each Quartet write measurement it is compared with; the Hummingbird /health rate once per run
+# (in the platform section: the median of rounds alternating with Quartet's).
 #
 # Every server is started here on 127.0.0.1 (ephemeral ports), measured, and stopped by this script.
 # Results (raw wrk output, logs, summary.txt) go to Benchmarks/results/<timestamp>/.
@@ -24,6 +25,8 @@ ROOT=$PWD
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
+# Alternating measurement rounds of Quartet and Hummingbird in the platform section.
+PLATFORM_ROUNDS=${PLATFORM_ROUNDS:-3}
 ONLY=${ONLY:-all}
 SECTIONS="platform parked writes parse datastore"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
@@ -50,6 +53,8 @@ rss_kb() { awk '/VmRSS/ {print $2}' /proc/$1/status; }
 threads_of() { awk '/Threads/ {print $2}' /proc/$1/status; }
 rps() { awk '/Requests\/sec/ {print $2}' "$1"; }
 p99() { awk '$1 == "99%" {print $2}' "$1"; }
+# median V...: the middle value (the mean of the two middle ones for an even count).
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 # ratio A B: A/B with two decimals, or three significant digits when it is below 0.1.
 ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); r = a / b if b > 0 else None; print('n/a' if r is None else (f'{r:.2f}' if r >= 0.1 else f'{r:.3g}'))" "${1:-0}" "${2:-0}"; }
 new_tmp() { local d; d=$(mktemp -d); TMPDIRS+=("$d"); echo "$d"; }

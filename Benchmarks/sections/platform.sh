@@ -1,17 +1,41 @@
-# Section "platform" of Benchmarks/run.sh: GET /health at CONNECTIONS connections on Quartet, on the
-# Hummingbird 2 hello-JSON server and on nginx (one worker, static file), one after the other in the same
-# run; Quartet's idle RSS and thread count. Sourced by run.sh (uses its helpers and variables).
+# Section "platform" of Benchmarks/run.sh: GET /health at CONNECTIONS connections on Quartet and on the
+# Hummingbird 2 hello-JSON server in PLATFORM_ROUNDS alternating rounds, then on nginx (one worker, static
+# file), all in the same run; Quartet's idle RSS and thread count. Sourced by run.sh (uses its helpers and
+# variables).
 QP=$(free_port); start_quartet "$QP" "$(new_tmp)"
 sleep 1   # let start-up allocations settle before sampling the idle process
 summary "quartet idle RSS: $(rss_kb "$QPID") kB ($(( $(rss_kb "$QPID") / 1024 )) MB), threads: $(threads_of "$QPID")"
-wrk_run quartet-health "http://127.0.0.1:$QP/health"
-Q_RPS=$(rps "$OUT/wrk-quartet-health.txt")
-summary "quartet GET /health: $Q_RPS req/s (p99 $(p99 "$OUT/wrk-quartet-health.txt")); RSS after load: $(rss_kb "$QPID") kB, threads: $(threads_of "$QPID")"
+HPID=""
+if [ -n "$HB" ]; then
+  HP=$(free_port)
+  "$HB" "$HP" >"$OUT/hummingbird.log" 2>&1 & HPID=$!; PIDS+=("$HPID")
+  wait_port "$HP"; sleep 1
+  summary "hummingbird idle RSS: $(rss_kb "$HPID") kB, threads: $(threads_of "$HPID")"
+else
+  summary "hummingbird: not built (Benchmarks/hello-hummingbird missing), comparison skipped"
+fi
+# Both servers run side by side and are measured in alternating rounds; each rate is the median of its
+# rounds. On a shared two-core machine one measurement of either server can be off by 20 % or more, so
+# single back-to-back runs give ratios that scatter widely; alternating spreads the drift over both.
+Q_ROUNDS=(); H_ROUNDS=()
+for round in $(seq 1 "$PLATFORM_ROUNDS"); do
+  wrk_run "quartet-health-$round" "http://127.0.0.1:$QP/health"
+  Q_ROUNDS+=("$(rps "$OUT/wrk-quartet-health-$round.txt")")
+  summary "  round $round: quartet GET /health ${Q_ROUNDS[-1]} req/s (p99 $(p99 "$OUT/wrk-quartet-health-$round.txt"))"
+  if [ -n "$HPID" ]; then
+    wrk_run "hummingbird-health-$round" "http://127.0.0.1:$HP/health"
+    H_ROUNDS+=("$(rps "$OUT/wrk-hummingbird-health-$round.txt")")
+    summary "  round $round: hummingbird GET /health ${H_ROUNDS[-1]} req/s (p99 $(p99 "$OUT/wrk-hummingbird-health-$round.txt"))"
+  fi
+done
+Q_RPS=$(median "${Q_ROUNDS[@]}")
+summary "quartet GET /health: $Q_RPS req/s (median of $PLATFORM_ROUNDS rounds); RSS after load: $(rss_kb "$QPID") kB, threads: $(threads_of "$QPID")"
 stop "$QPID"
-
-hummingbird_rps
-if [ -n "$H_RPS" ]; then
+if [ -n "$HPID" ]; then
+  H_RPS=$(median "${H_ROUNDS[@]}")
+  summary "hummingbird GET /health: $H_RPS req/s (median of $PLATFORM_ROUNDS rounds)"
   summary "ratio quartet/hummingbird GET /health: $(ratio "$Q_RPS" "$H_RPS") (target >= 2)"
+  stop "$HPID"
 fi
 
 if command -v nginx >/dev/null; then
