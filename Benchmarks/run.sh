@@ -126,15 +126,22 @@ summary "settings: DURATION=${DURATION}s, ${CONNECTIONS} connections, wrk -t$THR
 hummingbird_rps() {
   [ -n "${H_RPS+x}" ] && return 0
   H_RPS=""
-  [ -n "$HB" ] || { summary "hummingbird: not built (Benchmarks/hello-hummingbird missing), comparison skipped"; return 0; }
-  local port pid; port=$(free_port)
-  "$HB" "$port" >"$OUT/hummingbird.log" 2>&1 & pid=$!; PIDS+=("$pid")
-  wait_port "$port"; sleep 1
-  summary "hummingbird idle RSS: $(rss_kb "$pid") kB, threads: $(threads_of "$pid")"
-  wrk_run hummingbird-health "http://127.0.0.1:$port/health"
+  start_hummingbird || return 0
+  wrk_run hummingbird-health "http://127.0.0.1:$HP/health"
   H_RPS=$(rps "$OUT/wrk-hummingbird-health.txt")
   summary "hummingbird GET /health: $H_RPS req/s (p99 $(p99 "$OUT/wrk-hummingbird-health.txt"))"
-  stop "$pid"
+  stop "$HPID"
+}
+
+# start_hummingbird: starts hello-hummingbird on a free port (HP, HPID) and reports its idle RSS; returns 1
+# (after saying so) when it was not built.
+start_hummingbird() {
+  HPID=""
+  [ -n "$HB" ] || { summary "hummingbird: not built (Benchmarks/hello-hummingbird missing), comparison skipped"; return 1; }
+  HP=$(free_port)
+  "$HB" "$HP" >"$OUT/hummingbird.log" 2>&1 & HPID=$!; PIDS+=("$HPID")
+  wait_port "$HP"; sleep 1
+  summary "hummingbird idle RSS: $(rss_kb "$HPID") kB, threads: $(threads_of "$HPID")"
 }
 # sqlite_baseline_rps: one row per durable transaction into a bare table from 64 threads, both with a
 # connection per thread and with one shared connection; the faster of the two is the baseline (SQLITE_RPS).

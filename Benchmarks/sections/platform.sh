@@ -5,15 +5,7 @@
 QP=$(free_port); start_quartet "$QP" "$(new_tmp)"
 sleep 1   # let start-up allocations settle before sampling the idle process
 summary "quartet idle RSS: $(rss_kb "$QPID") kB ($(( $(rss_kb "$QPID") / 1024 )) MB), threads: $(threads_of "$QPID")"
-HPID=""
-if [ -n "$HB" ]; then
-  HP=$(free_port)
-  "$HB" "$HP" >"$OUT/hummingbird.log" 2>&1 & HPID=$!; PIDS+=("$HPID")
-  wait_port "$HP"; sleep 1
-  summary "hummingbird idle RSS: $(rss_kb "$HPID") kB, threads: $(threads_of "$HPID")"
-else
-  summary "hummingbird: not built (Benchmarks/hello-hummingbird missing), comparison skipped"
-fi
+start_hummingbird || true
 # Both servers run side by side and are measured in alternating rounds; each rate is the median of its
 # rounds. On a shared two-core machine one measurement of either server can be off by 20 % or more, so
 # single back-to-back runs give ratios that scatter widely; alternating spreads the drift over both.
