@@ -101,13 +101,3 @@ struct PartHeaders {
         return result
     }
 }
-
-extension String {
-    /// The string without leading and trailing spaces and tabs.
-    func trimmingOWS() -> String {
-        var utf8 = Substring(self).utf8
-        while let b = utf8.first, ByteClass.isOWS(b) { utf8 = utf8.dropFirst() }
-        while let b = utf8.last, ByteClass.isOWS(b) { utf8 = utf8.dropLast() }
-        return String(Substring(utf8))
-    }
-}

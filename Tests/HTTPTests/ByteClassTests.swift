@@ -27,3 +27,19 @@ final class ByteClassTests: XCTestCase {
         XCTAssertFalse(ByteClass.isFieldValueChar(0x00))
     }
 }
+
+final class TrimmingOWSTests: XCTestCase {
+    func testTrimsOnlySpacesAndTabsAtBothEnds() {
+        XCTAssertEqual("  \tBearer abc \t ".trimmingOWS(), "Bearer abc")
+        XCTAssertEqual("abc".trimmingOWS(), "abc")
+        XCTAssertEqual(" \t ".trimmingOWS(), "")
+        XCTAssertEqual("".trimmingOWS(), "")
+        // Inner whitespace stays; line breaks and non-ASCII spaces are not HTTP whitespace.
+        XCTAssertEqual(" a  b ".trimmingOWS(), "a  b")
+        XCTAssertEqual("\r\nabc\n".trimmingOWS(), "\r\nabc\n")
+        XCTAssertEqual("\u{00A0}abc".trimmingOWS(), "\u{00A0}abc")
+        // Substrings, and multi-byte characters next to the trimmed bytes.
+        let text = "x  é ü  y"
+        XCTAssertEqual(text.dropFirst().dropLast().trimmingOWS(), "é ü")
+    }
+}

@@ -17,9 +17,9 @@ struct Credentials: Sendable {
     /// The presented token text.
     static func presentedToken(_ request: HTTPRequest, _ params: RequestParameters) throws -> String {
         if let header = request.headers["Authorization"] {
-            let trimmed = header.trimmingCharacters(in: .whitespaces)
+            let trimmed = header.trimmingOWS()
             let scheme = trimmed.prefix { $0 != " " }
-            let rest = trimmed.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)
+            let rest = trimmed.dropFirst(scheme.count).trimmingOWS()
             switch scheme.lowercased() {
             case "bearer" where !rest.isEmpty && !rest.contains(" "):
                 return rest
@@ -43,10 +43,10 @@ enum OAuthHeader {
     /// The decoded value of `name`, or nil when absent or malformed.
     static func parameter(_ name: String, in text: String) -> String? {
         for part in text.split(separator: ",") {
-            let pair = part.trimmingCharacters(in: .whitespaces)
+            let pair = part.trimmingOWS()
             guard let eq = pair.firstIndex(of: "=") else { continue }
-            guard pair[..<eq].trimmingCharacters(in: .whitespaces) == name else { continue }
-            var value = pair[pair.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            guard pair[..<eq].trimmingOWS() == name else { continue }
+            var value = pair[pair.index(after: eq)...].trimmingOWS()
             if value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 {
                 value = String(value.dropFirst().dropLast())
             }

@@ -14,8 +14,8 @@ struct RequestParameters: Sendable {
         query = request.queryParameters
         guard request.body.count > 0 else { form = FormParameters(); return }
         if let type = request.headers["Content-Type"] {
-            let media = type.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-            guard media.trimmingCharacters(in: .whitespaces).lowercased() == "application/x-www-form-urlencoded" else {
+            let media = type.prefix { $0 != ";" }
+            guard media.trimmingOWS().lowercased() == "application/x-www-form-urlencoded" else {
                 throw DatastoreAPIError.badRequest("Unsupported Content-Type")
             }
         }

@@ -65,7 +65,7 @@ enum ResponseHeadWriter {
     /// Whether a handler's headers ask for the connection to close.
     static func asksToClose(_ headers: HTTPHeaders) -> Bool {
         guard let value = headers["Connection"] else { return false }
-        return value.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "close" }
+        return value.lowercased().split(separator: ",").contains { $0.trimmingOWS() == "close" }
     }
 
     /// Appends `value` in decimal.
