@@ -48,6 +48,8 @@ struct RateLimitRule: Sendable {
 
     /// Glob match over the relative path (`*` spans any characters, including `/`).
     func matches(_ p: String) -> Bool {
+        // Every request checks every rule; the usual rule has no `*` and needs no splitting.
+        guard path.utf8.contains(UInt8(ascii: "*")) else { return p == path }
         let parts = path.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
         guard parts.count > 1 else { return p == path }
         var rest = Substring(p)

@@ -108,8 +108,14 @@ struct WhereCompiler {
     /// `^[a-zA-Z][a-zA-Z0-9_.]*$`
     static func isQueryKey(_ k: String) -> Bool {
         guard let f = k.utf8.first, FieldNames.isAlpha(f) else { return false }
-        return k.utf8.allSatisfy { FieldNames.isAlpha($0) || ($0 >= 48 && $0 <= 57) || $0 == 95 || $0 == 46 }
-            && !k.hasSuffix(".") && !k.contains("..")
+        // One pass over the bytes: Foundation's `contains("..")` went through NSString on every query key.
+        var previous: UInt8 = 0
+        for b in k.utf8 {
+            guard FieldNames.isAlpha(b) || (b >= 48 && b <= 57) || b == 95 || b == 46 else { return false }
+            if b == 46 && previous == 46 { return false }
+            previous = b
+        }
+        return previous != 46
     }
 
     mutating func nextAlias() -> String {
