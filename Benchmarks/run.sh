@@ -112,6 +112,9 @@ if [ -z "$HB" ] && [ -f Benchmarks/hello-hummingbird/Package.swift ]; then
 fi
 swift build -c release --package-path Benchmarks/sqlite-baseline >>"$OUT/build.log" 2>&1
 SQLITE_BASELINE=$(swift build -c release --package-path Benchmarks/sqlite-baseline --show-bin-path)/SQLiteBaseline
+# The put_delta load client: wrk cannot keep a revision per connection (see delta-load/README.md).
+swift build -c release --package-path Benchmarks/delta-load >>"$OUT/build.log" 2>&1
+DELTA_LOAD=$(swift build -c release --package-path Benchmarks/delta-load --show-bin-path)/DeltaLoad
 
 summary "# Quartet benchmarks $STAMP"
 summary "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -sr)"
