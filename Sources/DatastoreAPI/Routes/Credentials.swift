@@ -21,7 +21,7 @@ struct Credentials: Sendable {
             let scheme = trimmed.prefix { $0 != " " }
             let rest = trimmed.dropFirst(scheme.count).trimmingOWS()
             switch scheme.lowercased() {
-            case "bearer" where !rest.isEmpty && !rest.contains(" "):
+            case "bearer" where !rest.isEmpty && !rest.utf8.contains(UInt8(ascii: " ")):
                 return rest
             case "oauth":
                 guard let token = OAuthHeader.parameter("oauth_token", in: rest), !token.isEmpty else {

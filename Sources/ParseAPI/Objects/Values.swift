@@ -24,7 +24,7 @@ enum Values {
             }
             var out = JSONObject()
             for (k, v) in o {
-                if k.contains("$") || k.contains(".") { throw nestedKeyError }
+                if k.utf8.contains(where: { $0 == UInt8(ascii: "$") || $0 == UInt8(ascii: ".") }) { throw nestedKeyError }
                 out[k] = try normalize(v, nested: true)
             }
             return .object(out)

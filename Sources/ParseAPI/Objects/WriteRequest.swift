@@ -69,7 +69,7 @@ struct WriteRequest: Sendable {
                 continue
             }
             var path = [key]
-            if allowDotted, key.contains(".") {
+            if allowDotted, key.utf8.contains(UInt8(ascii: ".")) {
                 path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
                 for seg in path {
                     try ForbiddenKeys.checkKey(seg, nil)

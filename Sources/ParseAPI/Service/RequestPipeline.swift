@@ -103,8 +103,9 @@ extension ParseApp {
         let rest = rawPath.dropFirst(mount.count)
         if let first = rest.first, first != "/" { return nil }
         var out: [String] = []
-        for seg in rest.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let decoded = PercentDecoding.decodePath(seg) else { return nil }
+        // Split on the UTF-8 bytes: '/' is one byte, and Character-wise splitting showed in profiles of GET.
+        for seg in rest.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            guard let decoded = PercentDecoding.decodePath(Substring(seg)) else { return nil }
             out.append(decoded)
         }
         return out
