@@ -46,7 +46,9 @@ extension SQLiteDatastoreStore {
             throw DatastoreStoreError.invalidDelta(error.message)
         }
 
-        let uidsBefore = try Self.grantedUids(handle: ds.handle, db: db)
+        // Only shareable datastores hold :acl records (checkChange refuses them elsewhere), so a private one
+        // has no grants to look up.
+        let uidsBefore = ds.shareable ? try Self.grantedUids(handle: ds.handle, db: db) : []
         try persist(copy, sizes: sizes, handle: ds.handle, db: db)
         // The stored rev is read back from disk: a damaged row holding Int64.max must fail this delta,
         // not overflow.
