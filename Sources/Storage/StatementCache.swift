@@ -40,7 +40,7 @@ final class StatementCache {
         // Evict an idle statement only: one in use is still being stepped by an outer call. The scan is
         // linear in the capacity, and only runs when a new statement arrives at a full cache.
         while entries.count >= capacity,
-              let victim = entries.filter({ !$0.value.statement.inUse }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
+              let victim = entries.lazy.filter({ !$0.value.statement.inUse }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
             entries[victim.key] = nil
         }
         guard entries.count < capacity else { return }

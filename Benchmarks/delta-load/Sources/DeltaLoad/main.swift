@@ -110,7 +110,7 @@ enum Answer {
     case failed
 }
 
-/// The decimal number at `bytes[from...]`, if any.
+/// The decimal number at the start of `bytes`, if any.
 func number(in bytes: ArraySlice<UInt8>) -> Int64? {
     var value: Int64 = 0
     var digits = 0
@@ -122,12 +122,12 @@ func number(in bytes: ArraySlice<UInt8>) -> Int64? {
     return digits > 0 ? value : nil
 }
 
-/// Where `needle` first occurs in `bytes[range]`.
+/// Where `needle` first occurs in `bytes[start..<end]`.
 func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int, to end: Int) -> Int? {
     guard end - start >= needle.count else { return nil }
     var i = start
     while i + needle.count <= end {
-        if bytes[i] == needle[0] && Array(bytes[i..<(i + needle.count)]) == needle { return i }
+        if bytes[i] == needle[0] && bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
         i += 1
     }
     return nil
@@ -152,7 +152,7 @@ func takeResponse(_ bytes: [UInt8]) -> (length: Int, answer: Answer)? {
     guard bytes.count >= total else { return nil }
     // "HTTP/1.1 200": the status digits start at offset 9.
     guard bytes.count > 12, bytes[9] == 50, bytes[10] == 48, bytes[11] == 48 else { return (total, .failed) }
-    if Array(bytes[bodyStart..<min(total, bodyStart + revPrefix.count)]) == revPrefix,
+    if bytes[bodyStart..<min(total, bodyStart + revPrefix.count)].elementsEqual(revPrefix),
        let rev = number(in: bytes[(bodyStart + revPrefix.count)..<total]) {
         return (total, .committed(rev))
     }
