@@ -40,11 +40,12 @@ public final class Storage: Sendable {
 
     deinit { close() }
 
-    /// Borrow a read-only connection from the pool (blocks while all are busy) on the calling thread.
+    /// Borrow a read-only connection from the pool (blocks while all are busy) on the calling thread;
+    /// `body` runs in one read transaction, so all its statements see the same committed snapshot.
     /// Do not nest `read` calls on one thread: with every connection borrowed the inner call would wait
     /// for itself.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try readers.withConnection(body)
+        try readers.withConnection { db in try db.transaction { try body(db) } }
     }
 
     /// Group commit: the job runs on the writer thread inside its own SAVEPOINT of a shared transaction;

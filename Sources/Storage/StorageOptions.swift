@@ -13,6 +13,12 @@ public struct StorageOptions: Sendable {
     public var maxBatchSize = 512
     /// Prepared statements cached per connection.
     public var statementCacheSize = 64
+    /// `PRAGMA mmap_size` of every connection: how much of the database file is read through a shared
+    /// memory mapping rather than copied into each connection's page cache; 0 turns mapping off.
+    public var mmapSizeBytes = StorageOptions.defaultMmapSizeBytes
+
+    /// 256 MiB: address space only; the pages themselves are the OS page cache, shared by all connections.
+    public static let defaultMmapSizeBytes = 256 << 20
 
     /// Options for the database at `path`; every setting not given keeps its default.
     public init(path: String, synchronous: String = "FULL", busyTimeoutMilliseconds: Int = 5000,
@@ -42,5 +48,6 @@ public struct StorageOptions: Sendable {
         guard readerCount >= 1 else { throw StorageError.misuse("readerCount must be at least 1") }
         guard maxBatchSize >= 1 else { throw StorageError.misuse("maxBatchSize must be at least 1") }
         guard statementCacheSize >= 0 else { throw StorageError.misuse("statementCacheSize must not be negative") }
+        guard mmapSizeBytes >= 0 else { throw StorageError.misuse("mmapSizeBytes must not be negative") }
     }
 }

@@ -27,6 +27,15 @@ final class PragmaTests: XCTestCase {
         XCTAssertTrue(try storage.read { $0.isReadOnly })
     }
 
+    func testMmapSizeIsAppliedToEveryConnection() throws {
+        let (storage, _) = try makeStorage(self) { $0.mmapSizeBytes = 8 << 20 }
+        XCTAssertEqual(try storage.writeAndWait { try $0.db.queryOne("PRAGMA mmap_size")?[0].int64 }, 8 << 20)
+        XCTAssertEqual(try storage.read { try $0.queryOne("PRAGMA mmap_size")?[0] }, .integer(8 << 20))
+        let (off, _) = try makeStorage(self) { $0.mmapSizeBytes = 0 }
+        XCTAssertEqual(try off.read { try $0.queryOne("PRAGMA mmap_size")?[0] }, .integer(0))
+        XCTAssertEqual(StorageOptions(path: "/x").mmapSizeBytes, 256 << 20)
+    }
+
     func testSynchronousModes() throws {
         for (mode, expected) in [("OFF", Int64(0)), ("EXTRA", 3)] {
             let (storage, _) = try makeStorage(self) { $0.synchronous = mode }
@@ -41,6 +50,12 @@ final class PragmaTests: XCTestCase {
         options.synchronous = "SOMETIMES"
         assertStorageError(try Storage(options: options, logger: quietLogger)) {
             if case .misuse(let message) = $0 { return message.contains("synchronous") }
+            return false
+        }
+        options = StorageOptions(path: dir + "/x.sqlite3")
+        options.mmapSizeBytes = -1
+        assertStorageError(try Storage(options: options, logger: quietLogger)) {
+            if case .misuse(let message) = $0 { return message.contains("mmapSizeBytes") }
             return false
         }
         assertStorageError(try Storage(options: StorageOptions(path: ":memory:"), logger: quietLogger)) {

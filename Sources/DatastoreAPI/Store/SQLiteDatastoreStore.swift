@@ -78,6 +78,6 @@ public final class SQLiteDatastoreStore: DatastoreStore {
 
     /// Runs `body` on a pooled read connection inside one read transaction (a consistent snapshot).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try storage.read { db in try db.savepoint("ds_read") { try body(db) } }
+        try storage.read { db in try body(db) }
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import XCTest
+@testable import Storage
+
+/// `Storage.read` runs its body in one read transaction: every statement sees the same snapshot.
+final class ReadSnapshotTests: XCTestCase {
+    func testAReadSeesOneSnapshotAcrossStatements() throws {
+        let (storage, _) = try makeStorage(self)
+        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
+        let (first, second, insideTransaction) = try storage.read { db -> (Int64?, Int64?, Bool) in
+            let first = try db.queryOne("SELECT count(*) FROM t")?[0].int64
+            // Committed (durably) while this read is open: WAL lets the writer go ahead, but this read's
+            // snapshot was fixed by its first statement.
+            try storage.writeAndWait { try $0.db.run("INSERT INTO t VALUES (2)") }
+            let second = try db.queryOne("SELECT count(*) FROM t")?[0].int64
+            return (first, second, db.isInTransaction)
+        }
+        XCTAssertEqual(first, 1)
+        XCTAssertEqual(second, 1)
+        XCTAssertTrue(insideTransaction)
+        // The next read starts a new snapshot.
+        XCTAssertEqual(try storage.read { try $0.queryOne("SELECT count(*) FROM t")?[0].int64 }, 2)
+    }
+
+    func testATransactionEndsWhenItsBodyThrows() throws {
+        let (storage, _) = try makeStorage(self) { $0.readerCount = 1 }
+        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n)") }
+        struct Failure: Error {}
+        XCTAssertThrowsError(try storage.read { db -> Int in
+            _ = try db.queryOne("SELECT count(*) FROM t")
+            throw Failure()
+        }) { XCTAssertTrue($0 is Failure) }
+        // The only connection came back without an open transaction and reads new commits.
+        try storage.writeAndWait { try $0.db.run("INSERT INTO t VALUES (1)") }
+        let (count, open) = try storage.read { db in (try db.queryOne("SELECT count(*) FROM t")?[0].int64, db.isInTransaction) }
+        XCTAssertEqual(count, 1)
+        XCTAssertTrue(open)
+        XCTAssertFalse(try storage.read { db in db }.isInTransaction)
+    }
+
+    func testDatabaseTransactionCommitsAndRollsBack() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let db = try Database(path: dir + "/t.sqlite3")
+        try db.execute("CREATE TABLE t (n)")
+        try db.transaction { try db.run("INSERT INTO t VALUES (1)") }
+        XCTAssertFalse(db.isInTransaction)
+        struct Failure: Error {}
+        XCTAssertThrowsError(try db.transaction { try db.run("INSERT INTO t VALUES (2)"); throw Failure() })
+        XCTAssertFalse(db.isInTransaction)
+        XCTAssertEqual(try db.queryOne("SELECT count(*) FROM t")?[0].int64, 1)
+    }
+}
