@@ -36,6 +36,7 @@ public final class Daemon: @unchecked Sendable {
         let router = try buildRouter(opened)
         let server = HTTPServer(configuration: serverConfiguration(), router: router, logger: logger,
                                 observer: HTTPMetrics(registry: metrics))
+        opened.storage.setBlockingHook(server.blockingHook)
         let port = try server.start()
         self.server = server
         startBlobCollector(opened.blobs)

@@ -20,6 +20,8 @@ public final class HTTPServer: Sendable {
     private let observer: (any ServerObserver)?
     private let state = Locked(State())
     private let draining = Atomic<Bool>(false)
+    /// Created with the server so that `blockingHook` can be handed out before `start()`.
+    private let workers: WorkerPool
 
     /// Creates a server; nothing is bound until `start()`.
     public init(configuration: ServerConfiguration, router: Router, logger: Logger,
@@ -28,6 +30,15 @@ public final class HTTPServer: Sendable {
         self.router = router
         self.logger = logger
         self.observer = observer
+        workers = WorkerPool(threads: configuration.workerThreads)
+    }
+
+    /// A function for code that runs inside handlers to call right before it blocks on something other
+    /// than the CPU (waiting for a storage commit, for a free connection): a sleeping worker then takes
+    /// over the queued requests at once instead of after the worker pool's stall time-out.
+    public var blockingHook: @Sendable () -> Void {
+        let workers = self.workers
+        return { workers.willBlock() }
     }
 
     /// Binds the listeners and starts the I/O and worker threads. Returns the main port (the real one when
@@ -55,7 +66,6 @@ public final class HTTPServer: Sendable {
                 for listener in listeners { close(listener.fd) }
                 throw error
             }
-            let workers = WorkerPool(threads: configuration.workerThreads)
             let context = ServerContext(configuration: configuration, router: router, logger: logger,
                                         observer: observer, workers: workers, tls: tlsContext)
             var loops: [EventLoop] = []

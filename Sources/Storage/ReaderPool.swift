@@ -16,9 +16,10 @@ final class ReaderPool: @unchecked Sendable {
     /// ask for it again.
     private var generation = 0
     private var generations: [ObjectIdentifier: Int] = [:]
+    private let blockingHook: BlockingHook
 
     /// Opens `options.readerCount` read-only connections (after the writer, which created the WAL).
-    init(options: StorageOptions) throws {
+    init(options: StorageOptions, blockingHook: BlockingHook = BlockingHook()) throws {
         var connections: [Database] = []
         for _ in 0..<options.readerCount {
             connections.append(try Database(options: options, readOnly: true))
@@ -26,6 +27,7 @@ final class ReaderPool: @unchecked Sendable {
         idle = connections
         total = connections.count
         self.options = options
+        self.blockingHook = blockingHook
     }
 
     /// Makes every connection pick up new planner statistics: idle ones are reopened now, borrowed ones
@@ -64,6 +66,12 @@ final class ReaderPool: @unchecked Sendable {
     private func checkOut() throws -> Database {
         condition.lock()
         defer { condition.unlock() }
+        if idle.isEmpty && !closed {
+            // Called without the lock: the hook takes the worker pool's lock.
+            condition.unlock()
+            blockingHook.willBlock()
+            condition.lock()
+        }
         while idle.isEmpty && !closed {
             condition.wait()
         }

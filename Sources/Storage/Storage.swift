@@ -13,6 +13,7 @@ public final class Storage: Sendable {
     private let writer: Writer
     let readers: ReaderPool
     private let closed = Locked(false)
+    let blockingHook = BlockingHook()
 
     /// Opens (creating if needed) the database. Pragmas in order on every connection: busy_timeout,
     /// journal_mode=WAL, synchronous, foreign_keys=ON; readers are opened read-only (and query_only).
@@ -28,7 +29,7 @@ public final class Storage: Sendable {
         // The writer connection first: it creates the file and switches it to WAL, which read-only
         // connections cannot do.
         let writeConnection = try Database(options: options)
-        readers = try ReaderPool(options: options)
+        readers = try ReaderPool(options: options, blockingHook: blockingHook)
         writer = Writer(db: writeConnection, maxBatchSize: options.maxBatchSize, observer: observer,
                         bus: bus, logger: logger)
         writer.start()
@@ -39,6 +40,12 @@ public final class Storage: Sendable {
     }
 
     deinit { close() }
+
+    /// Installs the function a thread calls right before it blocks in `writeAndWait` or while waiting for
+    /// a read connection (the HTTP server's `blockingHook`, so that another worker takes over its queue).
+    public func setBlockingHook(_ hook: @escaping @Sendable () -> Void) {
+        blockingHook.set(hook)
+    }
 
     /// Borrow a read-only connection from the pool (blocks while all are busy) on the calling thread;
     /// `body` runs in one read transaction, so all its statements see the same committed snapshot.
@@ -77,6 +84,7 @@ public final class Storage: Sendable {
             done.signal()
         }
         submit(WriteJob(solo: solo, job, completion: completion), orFail: completion)
+        blockingHook.willBlock()
         done.wait()
         guard let outcome = result.withLock({ $0 }) else { throw StorageError.closed }
         return try outcome.get()

@@ -50,3 +50,39 @@ final class ReadSnapshotTests: XCTestCase {
         XCTAssertEqual(try db.queryOne("SELECT count(*) FROM t")?[0].int64, 1)
     }
 }
+
+/// Storage calls the installed blocking hook right before a thread waits for a commit.
+final class BlockingHookTests: XCTestCase {
+    func testWriteAndWaitCallsTheHookBeforeWaiting() throws {
+        let (storage, _) = try makeStorage(self)
+        let calls = Locked(0)
+        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n)") }
+        storage.setBlockingHook { calls.withLock { $0 += 1 } }
+        for n in 1...3 { try storage.writeAndWait { try $0.db.run("INSERT INTO t VALUES (?)", [.integer(Int64(n))]) } }
+        XCTAssertEqual(calls.withLock { $0 }, 3)
+        // Reads that find a free connection do not block, so they do not call it.
+        _ = try storage.read { try $0.queryOne("SELECT 1") }
+        XCTAssertEqual(calls.withLock { $0 }, 3)
+    }
+
+    func testAReadWaitingForAConnectionCallsTheHook() throws {
+        let (storage, _) = try makeStorage(self) { $0.readerCount = 1 }
+        let calls = Locked(0)
+        let waiting = DispatchSemaphore(value: 0)
+        storage.setBlockingHook {
+            calls.withLock { $0 += 1 }
+            waiting.signal()
+        }
+        let done = DispatchSemaphore(value: 0)
+        try storage.read { _ in
+            // The only connection is borrowed here, so the other read has to wait for it.
+            DispatchQueue.global().async {
+                _ = try? storage.read { try $0.queryOne("SELECT 1") }
+                done.signal()
+            }
+            XCTAssertEqual(waiting.wait(timeout: .now() + 10), .success)
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(calls.withLock { $0 }, 1)
+    }
+}
