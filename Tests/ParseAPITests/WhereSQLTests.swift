@@ -74,4 +74,28 @@ final class WhereSQLTests: XCTestCase {
         }
         XCTAssertTrue(plan.contains("parse_idx_C_name_1"), plan)
     }
+
+    /// The object queries name their class as a literal, so the partial index of a declared index is
+    /// chosen when the statement is prepared (a bound class would get the statement planned again on
+    /// every execution).
+    func testObjectQueriesNameTheClassAsALiteralAndUseThePartialIndex() throws {
+        let master = ParseTestServer.headers(master: true)
+        _ = try server.json("POST", "/parse/schemas/C", headers: master, body: #"{"fields":{"n":{"type":"Number"}}}"#, status: 200)
+        _ = try server.json("PUT", "/parse/schemas/C", headers: master, body: #"{"indexes":{"n_1":{"n":1}}}"#, status: 200)
+        let (cond, args) = try compile(#"{"n":3}"#)
+        let store = SQLiteParseStore(storage: server.storage)
+        var q = CompiledQuery(className: "C")
+        q.add(cond, args)
+        let (sql, sqlArgs) = try store.read { tx in
+            guard let t = tx as? SQLiteTransaction else { throw ParseError(1, "not SQLite") }
+            return t.selectSQL(q, columns: "o.id")
+        }
+        XCTAssertTrue(sql.contains("o.class = 'C'"), sql)
+        XCTAssertFalse(sqlArgs.contains(.text("C")))
+        let plan = try server.storage.read { db in
+            try db.query("EXPLAIN QUERY PLAN " + sql, sqlArgs).map { $0["detail"].string ?? "" }.joined(separator: "\n")
+        }
+        XCTAssertTrue(plan.contains("parse_idx_C_n_1"), plan)
+        XCTAssertEqual(SQLPath.classLiteral("It's"), "'It''s'")
+    }
 }

@@ -18,8 +18,8 @@ extension WhereCompiler {
         c.aliasCounter = aliasCounter + 100
         let cond = try c.clauses(w, depth: 0, topLevel: false)
         var sql = "SELECT \(column(FieldRef(path: key.map { $0.split(separator: ".").map(String.init) } ?? ["objectId"], schema: innerSchema))) "
-            + "FROM parse_objects o WHERE o.class = ? AND (\(cond))"
-        var innerArgs: [SQLScalar] = [.text(inner)] + c.args
+            + "FROM parse_objects o WHERE o.class = \(SQLPath.classLiteral(inner)) AND (\(cond))"
+        var innerArgs: [SQLScalar] = c.args
         if let (acl, group) = Self.aclCondition(caller) {
             sql += " AND (\(acl))"
             innerArgs.append(group)

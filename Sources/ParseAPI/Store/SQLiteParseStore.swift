@@ -169,8 +169,8 @@ final class SQLiteTransaction: ParseTransaction {
     }
 
     func selectSQL(_ q: CompiledQuery, columns: String) -> (String, [SQLValue]) {
-        var sql = "SELECT \(columns) FROM parse_objects o WHERE o.class = ?"
-        var args: [SQLValue] = [.text(q.className)]
+        var sql = "SELECT \(columns) FROM parse_objects o WHERE o.class = \(SQLPath.classLiteral(q.className))"
+        var args: [SQLValue] = []
         for c in q.conditions { sql += " AND (\(c))" }
         args += q.args.map(value)
         return (sql, args)
