@@ -151,23 +151,18 @@ public final class Database {
     /// statement of `body` reads the same snapshot. On a read connection this is also cheaper than
     /// autocommit: each autocommit statement takes and drops the WAL read lock (shared-memory `fcntl`
     /// calls) on its own. BEGIN and COMMIT are cached statements.
+    @discardableResult
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try run("BEGIN")
-        let value: T
         do {
-            value = try body()
-        } catch {
-            // A failed statement may already have ended the transaction.
-            if isInTransaction { _ = try? run("ROLLBACK") }
-            throw error
-        }
-        do {
+            let value = try body()
             try run("COMMIT")
+            return value
         } catch {
+            // A failed statement (or COMMIT) may already have ended the transaction.
             if isInTransaction { _ = try? run("ROLLBACK") }
             throw error
         }
-        return value
     }
 
     /// Runs `body` inside a SAVEPOINT: released when it returns, rolled back (then released) when it throws.
