@@ -115,7 +115,17 @@ struct QueryOptions: Sendable {
         default: throw ParseError(102, "Improper encode of parameter")
         }
         return raw.joined(separator: ",").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .map { trimmingSpaces($0) }.filter { !$0.isEmpty }
+    }
+
+    /// One `keys`/`order`/`include` entry without surrounding whitespace. Entries almost never have any, so
+    /// a look at the first and last byte answers without Foundation (which bridged each entry through NSString).
+    static func trimmingSpaces(_ entry: Substring) -> String {
+        let bytes = entry.utf8
+        guard let first = bytes.first, let last = bytes.last else { return "" }
+        func plain(_ b: UInt8) -> Bool { b > 0x20 && b < 0x80 }
+        if plain(first) && plain(last) { return String(entry) }
+        return entry.trimmingCharacters(in: .whitespaces)
     }
 
     static func isKeyPath(_ s: String) -> Bool {

@@ -8,9 +8,21 @@ enum SQLPath {
         var p = "$"
         for s in segments {
             // Names are validated before they get here; doubling quotes keeps this safe even if not.
-            p += ".\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            p += ".\"" + doubling(s, "\"") + "\""
         }
-        return "'" + p.replacingOccurrences(of: "'", with: "''") + "'"
+        return "'" + doubling(p, "'") + "'"
+    }
+
+    /// `text` with every `quote` doubled. A byte scan finds none in valid names, so the common case copies
+    /// nothing (Foundation's `replacingOccurrences` bridged every name through NSString on each query).
+    static func doubling(_ text: String, _ quote: Unicode.Scalar) -> String {
+        guard quote.isASCII, text.utf8.contains(UInt8(quote.value)) else { return text }
+        var out = ""
+        for ch in text.unicodeScalars {
+            out.unicodeScalars.append(ch)
+            if ch == quote { out.unicodeScalars.append(ch) }
+        }
+        return out
     }
 
     static func extract(column: String = "o.data", path segments: [String]) -> String {
@@ -27,6 +39,7 @@ enum SQLPath {
     /// execution (SQLite expires it each time that parameter is bound), which made an indexed query cost
     /// two to three times as much. Names are checked before they get here; quotes are doubled anyway.
     static func classLiteral(_ name: String) -> String {
-        "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
+        // Through `doubling`: Foundation's replacingOccurrences was about 3 % of a GET by id's CPU.
+        "'" + doubling(name, "'") + "'"
     }
 }

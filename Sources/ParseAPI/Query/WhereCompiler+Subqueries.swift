@@ -51,7 +51,7 @@ extension WhereCompiler {
     /// An array of pointers matches when one element points into the selection; that branch repeats the
     /// inner SQL, so its arguments are appended a second time.
     mutating func pointerIn(_ ref: FieldRef, _ sub: (sql: String, className: String, args: [SQLScalar])) -> String {
-        let cls = "'" + sub.className.replacingOccurrences(of: "'", with: "''") + "'"
+        let cls = SQLPath.classLiteral(sub.className)
         let single = "(\(ref.sub("className")) = \(cls) AND \(ref.sub("objectId")) IN (\(sub.sql)))"
         if let t = ref.type, t != .array { return single }
         let alias = nextAlias()

@@ -65,7 +65,7 @@ extension SQLiteTransaction {
     /// the expressions are the compiler's own (built from validated field names).
     func createIndex(name: String, className: String, expressions: [String]) throws {
         let sqlName = Self.indexName(name, className)
-        let classLiteral = "'" + className.replacingOccurrences(of: "'", with: "''") + "'"
+        let classLiteral = SQLPath.classLiteral(className)
         // The expression alone is the key (partial on the class): with exact statistics
         // (Storage.refreshStatistics, run after index changes) the planner takes it for ranges and ORDER BY
         // on the field, while queries on other fields keep scanning the class in rowid order. Leading with
