@@ -15,12 +15,20 @@ public final class ParkedResponse: Sendable {
 
     /// How long the request may stay parked.
     public let timeout: Duration
+    /// Whether a server shutdown waits for the real answer (within its grace period) instead of answering
+    /// with `onTimeout()` at once.
+    public let awaitsCompletionOnShutdown: Bool
     private let onTimeout: @Sendable () -> HTTPResponse
     private let state = Locked(State())
 
     /// Creates a parked reply that answers with `onTimeout()` unless completed within `timeout`.
-    public init(timeout: Duration, onTimeout: @escaping @Sendable () -> HTTPResponse) {
+    /// `awaitsCompletionOnShutdown` is for work already under way whose outcome the client must learn, such
+    /// as a queued durable write: a shutdown then lets it finish, like any in-flight request. Long polls
+    /// leave it false, so a shutdown answers them at once.
+    public init(timeout: Duration, awaitsCompletionOnShutdown: Bool = false,
+                onTimeout: @escaping @Sendable () -> HTTPResponse) {
         self.timeout = timeout
+        self.awaitsCompletionOnShutdown = awaitsCompletionOnShutdown
         self.onTimeout = onTimeout
     }
 
@@ -86,8 +94,10 @@ public final class ParkedResponse: Sendable {
         for handler in handlers { handler() }
     }
 
-    /// The server is shutting down: run the cancel handlers, then answer with the `onTimeout` response.
+    /// The server is shutting down: run the cancel handlers, then answer with the `onTimeout` response;
+    /// nothing when the reply awaits its completion (the connection closes after that answer).
     func serverShutdown() {
+        if awaitsCompletionOnShutdown { return }
         let handlers = state.withLock { state -> [@Sendable () -> Void] in
             if state.finished { return [] }
             state.cancelFired = true

@@ -51,7 +51,7 @@ public final class ParseService: Sendable {
                 return app.writer.error(mapped, origin: request?.headers["Origin"])
             })
             group.on(methods, "*", maxBodyBytes: app.config.maxUploadSize) { request in
-                .response(app.handle(request, mount: mount))
+                app.reply(to: request, mount: mount)
             }
         }
     }

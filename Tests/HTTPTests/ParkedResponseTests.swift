@@ -91,6 +91,19 @@ final class ParkedResponseTests: XCTestCase {
         XCTAssertEqual(sink.completedStatuses, [503])
     }
 
+    func testAReplyAwaitingCompletionIsNotAnsweredByShutdown() {
+        let sink = RecordingSink()
+        let cancels = LockedBox(0)
+        let parked = ParkedResponse(timeout: .seconds(5), awaitsCompletionOnShutdown: true) { .text(.serviceUnavailable, "bye") }
+        parked.onCancel { cancels.update { $0 += 1 } }
+        parked.attach(sink: sink, token: token)
+        parked.serverShutdown()
+        XCTAssertEqual(cancels.get(), 0)
+        XCTAssertEqual(sink.completedStatuses, [])
+        parked.complete(.text(.created, "written"))
+        XCTAssertEqual(sink.completedStatuses, [201])
+    }
+
     func testStreamWriterStopsAfterFinishOrClientGone() {
         let sink = RecordingSink()
         let writer = StreamWriter(sink: sink, token: token)

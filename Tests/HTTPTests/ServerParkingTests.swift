@@ -37,6 +37,11 @@ final class ServerParkingTests: XCTestCase {
                 lot.add(parked)
                 return .parked(parked)
             }
+            root.get("/write") { _ in
+                let parked = ParkedResponse(timeout: timeout, awaitsCompletionOnShutdown: true) { .text(.ok, "timed out") }
+                lot.add(parked)
+                return .parked(parked)
+            }
             root.get("/now") { _ in .response(.text(.ok, "now")) }
             root.get("/slow") { _ in
                 usleep(300_000)
@@ -134,5 +139,29 @@ final class ServerParkingTests: XCTestCase {
         XCTAssertTrue(eventually { stopped.get() })
         XCTAssertTrue(server.server.isDraining)
         XCTAssertThrowsError(try RawClient(port: server.port))
+    }
+
+    func testShutdownWaitsForAParkedWriteToBeCompleted() throws {
+        let lot = ParkingLot()
+        let server = try makeServer(lot: lot) { $0.shutdownGrace = .seconds(5) }
+        let writer = try server.client()
+        try writer.send("GET /write HTTP/1.1\r\nHost: a\r\n\r\n")
+        XCTAssertTrue(eventually { lot.count == 1 })
+        let stopped = LockedBox(false)
+        let httpServer = server.server
+        let thread = Thread {
+            httpServer.shutdown()
+            stopped.set(true)
+        }
+        thread.start()
+        XCTAssertTrue(eventually { server.server.isDraining })
+        usleep(100_000)
+        XCTAssertFalse(stopped.get(), "the shutdown waits for the parked write")
+        XCTAssertEqual(lot.cancelCount, 0)
+        lot.completeAll("committed")
+        let answer = try writer.readResponse()
+        XCTAssertEqual(answer.text, "committed")
+        XCTAssertEqual(answer.header("Connection"), "close")
+        XCTAssertTrue(eventually { stopped.get() })
     }
 }

@@ -10,6 +10,8 @@ final class FailingStore: ParseStore {
     let failure = StorageError.ioError("disk I/O error in /var/lib/quartet/quartet.db: SELECT * FROM parse_objects")
     func read<T>(_ body: (any ParseTransaction) throws -> T) throws -> T { throw failure }
     func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T) throws -> T { throw failure }
+    func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T,
+                            completion: @escaping @Sendable (Result<T, any Error>) -> Void) { completion(.failure(failure)) }
     func addFile(_ record: FileRecord, blobs: BlobStore) throws { throw failure }
     func removeFile(_ name: String, blobs: BlobStore) throws -> Bool { throw failure }
     func refreshStatistics() throws { throw failure }

@@ -58,9 +58,10 @@ struct EndpointContext: Sendable {
     }
 
     /// A parked reply for a write job: the worker thread is released while the group commit runs.
-    /// The time-out only guards against a stuck writer; the client may retry a 503.
+    /// The time-out only guards against a stuck writer; the client may retry a 503. A shutdown waits for
+    /// the job's real outcome, since the queued job still commits.
     static func writeParking() -> ParkedResponse {
-        ParkedResponse(timeout: .seconds(120)) {
+        ParkedResponse(timeout: .seconds(120), awaitsCompletionOnShutdown: true) {
             WireResponse.error(.unavailable("The database is busy; try again"))
         }
     }

@@ -30,22 +30,30 @@ enum ClassesRoutes {
 
     static func createObject(_ c: ParseContext, _ cls: String, acl: JSONObject?? = nil) throws -> ParseReply {
         let w = try WriteRequest.create(c.body, className: cls, config: c.config, caller: c.caller)
-        let caller = c.caller, config = c.config
-        let result = try c.write { tx in try ObjectWriter(tx: tx, caller: caller, config: config).create(cls, w, acl: acl) }
-        return createdReply(c, result)
+        let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId
+        return try c.writeParked({ tx in try ObjectWriter(tx: tx, caller: caller, config: config).create(cls, w, acl: acl) },
+                                 reply: { createdReply(serverURL: url, appId: appId, $0) })
     }
 
     static func createdReply(_ c: ParseContext, _ result: ObjectWriter.Result) -> ParseReply {
+        createdReply(serverURL: c.serverURL, appId: c.app.appId, result)
+    }
+
+    static func createdReply(serverURL: String, appId: String, _ result: ObjectWriter.Result) -> ParseReply {
         var body: JSONObject = ["objectId": .string(result.object.objectId), "createdAt": .string(result.object.createdAt)]
-        let renderer = ObjectRenderer(serverURL: c.serverURL, appId: c.app.appId, schema: nil)
+        let renderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: nil)
         for (k, v) in result.echo { body[k] = renderer.withFileURLs(v) }
         let prefix = result.object.className == "_User" ? "/users/" : "/classes/\(result.object.className)/"
-        return .created(body, location: c.serverURL + prefix + result.object.objectId)
+        return .created(body, location: serverURL + prefix + result.object.objectId)
     }
 
     static func updatedReply(_ c: ParseContext, _ result: ObjectWriter.Result) -> ParseReply {
+        updatedReply(serverURL: c.serverURL, appId: c.app.appId, result)
+    }
+
+    static func updatedReply(serverURL: String, appId: String, _ result: ObjectWriter.Result) -> ParseReply {
         var body: JSONObject = ["updatedAt": .string(result.object.updatedAt)]
-        let renderer = ObjectRenderer(serverURL: c.serverURL, appId: c.app.appId, schema: nil)
+        let renderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: nil)
         for (k, v) in result.echo { body[k] = renderer.withFileURLs(v) }
         return .ok(body)
     }
@@ -116,9 +124,9 @@ enum ClassesRoutes {
         default: break
         }
         let w = try WriteRequest.update(c.body, className: cls)
-        let caller = c.caller, config = c.config
-        let result = try c.write { tx in try ObjectWriter(tx: tx, caller: caller, config: config).update(cls, id, w) }
-        return updatedReply(c, result)
+        let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId
+        return try c.writeParked({ tx in try ObjectWriter(tx: tx, caller: caller, config: config).update(cls, id, w) },
+                                 reply: { updatedReply(serverURL: url, appId: appId, $0) })
     }
 
     static func delete(_ c: ParseContext, _ cls: String, _ id: String) throws -> ParseReply {
@@ -133,7 +141,7 @@ enum ClassesRoutes {
         default: break
         }
         let caller = c.caller, config = c.config
-        _ = try c.write { tx in try ObjectWriter(tx: tx, caller: caller, config: config).delete(cls, id) }
-        return .empty
+        return try c.writeParked({ tx in _ = try ObjectWriter(tx: tx, caller: caller, config: config).delete(cls, id) },
+                                 reply: { _ in .empty })
     }
 }

@@ -7,21 +7,34 @@ extension ParseApp {
     /// Routes under the mount whose writes are guarded by `X-Parse-Request-Id` (spec §3.7).
     static let idempotentRoots: Set<String> = ["classes", "users", "installations", "batch", "roles", "sessions"]
 
+    /// Answers one request; a write that parked its request (ParseContext.writeParked) answers later.
+    func reply(to req: HTTPRequest, mount: String) -> Reply {
+        handle(req, mount: mount, parking: true)
+    }
+
+    /// Answers one request at once: writes wait for their commit on the calling thread.
     func handle(_ req: HTTPRequest, mount: String) -> HTTPResponse {
+        switch handle(req, mount: mount, parking: false) {
+        case .response(let response): return response
+        case .parked: return writer.error(.internalError, origin: req.headers["Origin"])
+        }
+    }
+
+    private func handle(_ req: HTTPRequest, mount: String, parking: Bool) -> Reply {
         let origin = req.headers["Origin"]
         do {
             guard let segments = Self.segments(rawPath: req.rawPath, mount: mount) else { throw ParseError.unknownRoute }
             if req.method == .options {
                 var headers = HTTPHeaders()
                 writer.cors(&headers, origin: origin)
-                return HTTPResponse(status: .ok, headers: headers, body: .empty)
+                return .response(HTTPResponse(status: .ok, headers: headers, body: .empty))
             }
             if segments.first == "health" {
                 let state = health.withLock { $0?() } ?? .ok
-                return writer.reply(HealthRoutes.health(req, state: state), origin: origin)
+                return .response(writer.reply(HealthRoutes.health(req, state: state), origin: origin))
             }
             if let early = try FileRoutes.beforeCredentials(self, req, segments) {
-                return writer.reply(early, origin: origin)
+                return .response(writer.reply(early, origin: origin))
             }
             let ctx = ParseContext(app: self, http: req, method: req.method, path: segments, mount: mount)
             let isFileUpload = req.method == .post && segments.count == 2 && segments[0] == "files"
@@ -54,17 +67,20 @@ extension ParseApp {
                 if try store.read({ try $0.requestIdRecorded(rid, nowMillis: now) }) { throw ParseError.duplicateRequest }
                 ctx.requestId = rid
             }
+            if parking { ctx.finisher = ReplyFinisher(app: self, route: route, origin: origin) }
             do {
                 let reply = try route.handler(ctx)
+                // Counted and rendered by the finisher once the write committed.
+                if let parked = reply.parked { return .parked(parked) }
                 count(route: route, status: reply.raw?.status.code ?? reply.status)
-                return writer.reply(reply, origin: origin)
+                return .response(writer.reply(reply, origin: origin))
             } catch {
                 let mapped = mapError(error)
                 count(route: route, status: mapped.status)
-                return writer.error(mapped, origin: origin)
+                return .response(writer.error(mapped, origin: origin))
             }
         } catch {
-            return writer.error(mapError(error), origin: origin)
+            return .response(writer.error(mapError(error), origin: origin))
         }
     }
 

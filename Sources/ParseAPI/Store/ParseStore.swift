@@ -11,6 +11,10 @@ enum StoreConflict: Error, Sendable, Equatable {
 protocol ParseStore: Sendable {
     func read<T>(_ body: (any ParseTransaction) throws -> T) throws -> T
     func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T) throws -> T
+    /// Queues `body` as one durable writer job and returns at once; `completion` runs on the storage
+    /// completion queue once the job committed (or failed).
+    func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T,
+                            completion: @escaping @Sendable (Result<T, any Error>) -> Void)
     /// Records a file name for a stored blob and takes a reference on the blob, in one write job.
     func addFile(_ record: FileRecord, blobs: BlobStore) throws
     /// Removes a file name and drops its blob reference; false when the name is unknown.

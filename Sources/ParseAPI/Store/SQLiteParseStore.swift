@@ -18,6 +18,11 @@ final class SQLiteParseStore: ParseStore {
         try storage.writeAndWait { ctx in try body(SQLiteTransaction(db: ctx.db)) }
     }
 
+    func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T,
+                            completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        storage.write({ ctx in try body(SQLiteTransaction(db: ctx.db)) }, completion: completion)
+    }
+
     func addFile(_ record: FileRecord, blobs: BlobStore) throws {
         try storage.writeAndWait { ctx in
             try SQLiteTransaction(db: ctx.db).insertFile(record)

@@ -8,6 +8,8 @@ struct ParseReply: Sendable {
     var headers: [(String, String)] = []
     /// Raw (non-JSON) responses such as file downloads bypass `body`.
     var raw: HTTPResponse?
+    /// Set when the answer comes later, once a write job committed (ParseContext.writeParked).
+    var parked: ParkedResponse?
 
     static func okJSON(_ body: JSON) -> ParseReply { ParseReply(status: 200, body: body) }
     static func ok(_ body: JSONObject) -> ParseReply { ParseReply(status: 200, body: .object(body)) }
@@ -17,6 +19,11 @@ struct ParseReply: Sendable {
         return r
     }
     static let empty = ParseReply(status: 200, body: .object(JSONObject()))
+    static func later(_ parked: ParkedResponse) -> ParseReply {
+        var r = ParseReply(status: 200, body: .null)
+        r.parked = parked
+        return r
+    }
 }
 
 /// Adds the transport conventions of spec §2.6-§2.7 to every answer.
