@@ -50,6 +50,17 @@ final class ServerParkingTests: XCTestCase {
         }
     }
 
+    /// Starts `server.shutdown()` on a thread of its own; the box turns true once it returned.
+    private func shutDownInBackground(_ server: HTTPServer) -> LockedBox<Bool> {
+        let stopped = LockedBox(false)
+        let thread = Thread {
+            server.shutdown()
+            stopped.set(true)
+        }
+        thread.start()
+        return stopped
+    }
+
     func testParkedRequestIsCompletedFromAnotherThread() throws {
         let lot = ParkingLot()
         let server = try makeServer(lot: lot)
@@ -123,13 +134,7 @@ final class ServerParkingTests: XCTestCase {
         usleep(50_000)
         let idleClient = try server.client()
         XCTAssertEqual(try idleClient.request("GET", "/now").text, "now")
-        let stopped = LockedBox(false)
-        let httpServer = server.server
-        let thread = Thread {
-            httpServer.shutdown()
-            stopped.set(true)
-        }
-        thread.start()
+        let stopped = shutDownInBackground(server.server)
         let slow = try slowClient.readResponse()
         XCTAssertEqual(slow.text, "slow done")
         XCTAssertEqual(slow.header("Connection"), "close")
@@ -147,13 +152,7 @@ final class ServerParkingTests: XCTestCase {
         let writer = try server.client()
         try writer.send("GET /write HTTP/1.1\r\nHost: a\r\n\r\n")
         XCTAssertTrue(eventually { lot.count == 1 })
-        let stopped = LockedBox(false)
-        let httpServer = server.server
-        let thread = Thread {
-            httpServer.shutdown()
-            stopped.set(true)
-        }
-        thread.start()
+        let stopped = shutDownInBackground(server.server)
         XCTAssertTrue(eventually { server.server.isDraining })
         usleep(100_000)
         XCTAssertFalse(stopped.get(), "the shutdown waits for the parked write")
