@@ -102,7 +102,8 @@ final class ParseContext {
     }
 }
 
-/// Turns the outcome of a parked write into the HTTP answer, counted like any other (see ParseApp.handle).
+/// Turns a routed request's outcome into its HTTP answer and counts it: at once in ParseApp.handle, or from
+/// the storage completion queue for a parked write.
 struct ReplyFinisher: Sendable {
     let app: ParseApp
     let route: RouteTable.Entry

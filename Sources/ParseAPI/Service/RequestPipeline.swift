@@ -67,17 +67,15 @@ extension ParseApp {
                 if try store.read({ try $0.requestIdRecorded(rid, nowMillis: now) }) { throw ParseError.duplicateRequest }
                 ctx.requestId = rid
             }
-            if parking { ctx.finisher = ReplyFinisher(app: self, route: route, origin: origin) }
+            // One place renders and counts every routed answer, now or once a parked write committed.
+            let finisher = ReplyFinisher(app: self, route: route, origin: origin)
+            if parking { ctx.finisher = finisher }
             do {
                 let reply = try route.handler(ctx)
-                // Counted and rendered by the finisher once the write committed.
                 if let parked = reply.parked { return .parked(parked) }
-                count(route: route, status: reply.raw?.status.code ?? reply.status)
-                return .response(writer.reply(reply, origin: origin))
+                return .response(finisher.render(.success(reply)))
             } catch {
-                let mapped = mapError(error)
-                count(route: route, status: mapped.status)
-                return .response(writer.error(mapped, origin: origin))
+                return .response(finisher.render(.failure(error)))
             }
         } catch {
             return .response(writer.error(mapError(error), origin: origin))
