@@ -1,6 +1,6 @@
 /// What a storage wait calls right before it blocks its thread: the HTTP server installs its worker pool's
-/// hook here so that a request thread waiting for a commit or for a free read connection is replaced by a
-/// sleeping worker at once (see `HTTPServer.blockingHook`). Nothing is called until one is set.
+/// hook here so that a request thread waiting for a commit is replaced by a sleeping worker at once (see
+/// `HTTPServer.blockingHook`). Nothing is called until one is set.
 final class BlockingHook: Sendable {
     /// The closure lives in a class: a function value kept directly in the generic `Locked` and read
     /// through its `inout` accessor gets wrapped in one more reabstraction thunk on every access.

@@ -16,10 +16,9 @@ final class ReaderPool: @unchecked Sendable {
     /// ask for it again.
     private var generation = 0
     private var generations: [ObjectIdentifier: Int] = [:]
-    private let blockingHook: BlockingHook
 
     /// Opens `options.readerCount` read-only connections (after the writer, which created the WAL).
-    init(options: StorageOptions, blockingHook: BlockingHook = BlockingHook()) throws {
+    init(options: StorageOptions) throws {
         var connections: [Database] = []
         for _ in 0..<options.readerCount {
             connections.append(try Database(options: options, readOnly: true))
@@ -27,7 +26,6 @@ final class ReaderPool: @unchecked Sendable {
         idle = connections
         total = connections.count
         self.options = options
-        self.blockingHook = blockingHook
     }
 
     /// Makes every connection pick up new planner statistics: idle ones are reopened now, borrowed ones
@@ -56,7 +54,12 @@ final class ReaderPool: @unchecked Sendable {
         return replacement
     }
 
-    /// Borrows a connection for `body`, waiting while all are in use.
+    /// Borrows a connection for `body`, waiting while all are in use. The wait is not announced through the
+    /// storage's blocking hook: connections are held by threads running SQLite on the CPU (the database is
+    /// in the page cache), so another worker woken for the queue would only wait here as well. Measured
+    /// with 64 clients of GET by id on two cores, announcing it put about 40 threads in play and cost
+    /// 5-10 % of the rate in context switches; queued work still gets a worker through the pool's stall
+    /// rule when reads are slow.
     func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
         let db = try checkOut()
         defer { checkIn(db) }
@@ -66,12 +69,6 @@ final class ReaderPool: @unchecked Sendable {
     private func checkOut() throws -> Database {
         condition.lock()
         defer { condition.unlock() }
-        if idle.isEmpty && !closed {
-            // Called without the lock: the hook takes the worker pool's lock.
-            condition.unlock()
-            blockingHook.willBlock()
-            condition.lock()
-        }
         while idle.isEmpty && !closed {
             condition.wait()
         }

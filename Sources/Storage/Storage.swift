@@ -29,7 +29,7 @@ public final class Storage: Sendable {
         // The writer connection first: it creates the file and switches it to WAL, which read-only
         // connections cannot do.
         let writeConnection = try Database(options: options)
-        readers = try ReaderPool(options: options, blockingHook: blockingHook)
+        readers = try ReaderPool(options: options)
         writer = Writer(db: writeConnection, maxBatchSize: options.maxBatchSize, observer: observer,
                         bus: bus, logger: logger)
         writer.start()
@@ -41,8 +41,9 @@ public final class Storage: Sendable {
 
     deinit { close() }
 
-    /// Installs the function a thread calls right before it blocks in `writeAndWait` or while waiting for
-    /// a read connection (the HTTP server's `blockingHook`, so that another worker takes over its queue).
+    /// Installs the function a thread calls right before it blocks in `writeAndWait` (the HTTP server's
+    /// `blockingHook`, so that another worker takes over its queue). Waiting for a read connection does
+    /// not call it (see `ReaderPool.withConnection`).
     public func setBlockingHook(_ hook: @escaping @Sendable () -> Void) {
         blockingHook.set(hook)
     }
