@@ -4,6 +4,8 @@ struct CompiledRoute: Sendable {
     let pattern: String
     let maxBodyBytes: Int?
     let handler: Handler
+    /// The handler runs on the I/O thread that read the request (see `RouteGroup.on(_:_:runsOnIOThread:_:)`).
+    let runsOnIOThread: Bool
     /// Names of the `:param` segments, in path order.
     let parameterNames: [String]
 }
@@ -73,7 +75,7 @@ final class CompiledGroup: Sendable {
             let names = segments.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
             let compiled = CompiledRoute(method: route.method, pattern: route.pattern,
                                          maxBodyBytes: route.maxBodyBytes, handler: route.handler,
-                                         parameterNames: names)
+                                         runsOnIOThread: route.runsOnIOThread, parameterNames: names)
             root.insert(compiled, segments: segments[...])
             if !segments.contains(where: { $0.hasPrefix(":") || $0 == "*" }) {
                 let key = segments.joined(separator: "/")

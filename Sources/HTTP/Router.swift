@@ -21,6 +21,7 @@ public final class Router: Sendable {
         var pattern: String
         var maxBodyBytes: Int?
         var handler: Handler
+        var runsOnIOThread = false
     }
 
     private struct State {
@@ -98,15 +99,25 @@ public final class RouteGroup: Sendable {
     /// Registers `handler` for `method` on `pattern` (relative to the prefix). Segments are literals,
     /// `:name` parameters, or a trailing `*` matching the rest of the path. Literal beats `:param` beats `*`.
     /// `maxBodyBytes` overrides the group's body limit for this route.
-    public func on(_ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil, _ handler: @escaping Handler) {
-        router.add(.init(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler),
+    ///
+    /// `runsOnIOThread`: the handler runs on the I/O thread that read the request instead of on a worker.
+    /// Only for handlers that answer at once from memory (no storage, files, network, sleeps or contended
+    /// locks) and take no request body: while one runs, that thread serves none of its other connections.
+    /// Such a route skips the hand-off to the worker pool and stays answerable when every worker is busy
+    /// or blocked, which is what a health check needs.
+    public func on(_ method: HTTPMethod, _ pattern: String, maxBodyBytes: Int? = nil, runsOnIOThread: Bool = false,
+                   _ handler: @escaping Handler) {
+        router.add(.init(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler,
+                         runsOnIOThread: runsOnIOThread),
                    toGroup: index)
     }
 
     /// Registers `handler` for each of `methods` on `pattern`.
-    public func on(_ methods: [HTTPMethod], _ pattern: String, maxBodyBytes: Int? = nil,
+    public func on(_ methods: [HTTPMethod], _ pattern: String, maxBodyBytes: Int? = nil, runsOnIOThread: Bool = false,
                    _ handler: @escaping Handler) {
-        for method in methods { on(method, pattern, maxBodyBytes: maxBodyBytes, handler) }
+        for method in methods {
+            on(method, pattern, maxBodyBytes: maxBodyBytes, runsOnIOThread: runsOnIOThread, handler)
+        }
     }
 
     /// Registers a GET route (HEAD falls back to it).

@@ -6,7 +6,9 @@ import HTTP
 enum OperationalRoutes {
     static func register(on router: Router, lifecycle: Lifecycle, metrics: MetricsRegistry, cors: CORSPolicy) {
         let group = router.group("", cors: cors)
-        group.on([.get], "/health") { _ in
+        // On the I/O thread: the answer is one atomic read, and a health check must not queue behind
+        // handlers that occupy every worker (Docker's HEALTHCHECK would then mark a busy server unhealthy).
+        group.on([.get], "/health", runsOnIOThread: true) { _ in
             let state = lifecycle.state
             if state == .ready {
                 return .response(.json(.ok, "{\"status\":\"ok\"}"))

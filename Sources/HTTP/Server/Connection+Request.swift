@@ -147,6 +147,12 @@ extension Connection {
         let sequence = self.sequence
         let loop = self.loop
         let context = self.context
+        if match.route.runsOnIOThread, job.body.count == 0 {
+            // A handler that answers at once from memory: running it here saves handing the request to a
+            // worker and waking one, which costs more than such a handler (see `RouteGroup.on`).
+            deliver(job.run(context: context), sequence: sequence)
+            return
+        }
         // Nothing else is queued for this socket and the loop writes nothing to it until the reply arrives,
         // so the worker may send a plain response itself: the send then runs in parallel with this loop.
         let direct = tls == nil && out.count == outOffset && outExtra.isEmpty
