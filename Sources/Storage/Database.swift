@@ -17,10 +17,11 @@ public final class Database {
 
     /// Opens (creating it when writable and missing) the database at `path` and applies the connection
     /// pragmas, in this order: busy_timeout, journal_mode=WAL, synchronous, foreign_keys=ON, mmap_size,
-    /// and query_only=1 for read-only connections.
+    /// then query_only=1 for read-only connections and wal_autocheckpoint for writable ones.
     public init(path: String, readOnly: Bool = false, synchronous: String = "FULL",
                 busyTimeoutMilliseconds: Int = 5000, statementCacheSize: Int = 64,
-                mmapSizeBytes: Int = StorageOptions.defaultMmapSizeBytes) throws {
+                mmapSizeBytes: Int = StorageOptions.defaultMmapSizeBytes,
+                walAutocheckpointPages: Int = StorageOptions.defaultWalAutocheckpointPages) throws {
         guard sqlite3_threadsafe() != 0 else {
             throw StorageError.misuse("libsqlite3 was built single-threaded (SQLITE_THREADSAFE=0)")
         }
@@ -45,7 +46,7 @@ public final class Database {
         sqlite3_extended_result_codes(opened, 1)
         do {
             try configure(synchronous: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
-                          mmapSizeBytes: max(0, mmapSizeBytes))
+                          mmapSizeBytes: max(0, mmapSizeBytes), walAutocheckpointPages: max(1, walAutocheckpointPages))
         } catch {
             close()
             throw error
@@ -56,7 +57,8 @@ public final class Database {
     public convenience init(options: StorageOptions, readOnly: Bool = false) throws {
         try self.init(path: options.path, readOnly: readOnly, synchronous: options.synchronous,
                       busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
-                      statementCacheSize: options.statementCacheSize, mmapSizeBytes: options.mmapSizeBytes)
+                      statementCacheSize: options.statementCacheSize, mmapSizeBytes: options.mmapSizeBytes,
+                      walAutocheckpointPages: options.walAutocheckpointPages)
     }
 
     deinit { close() }
@@ -64,7 +66,8 @@ public final class Database {
     /// The pragmas, in the order that matters: the busy timeout first so the WAL switch itself waits on
     /// other connections instead of failing; WAL before synchronous because the meaning of NORMAL depends
     /// on the journal mode; foreign keys last (it is per connection and a no-op inside a transaction).
-    private func configure(synchronous: String, busyTimeoutMilliseconds: Int, mmapSizeBytes: Int) throws {
+    private func configure(synchronous: String, busyTimeoutMilliseconds: Int, mmapSizeBytes: Int,
+                           walAutocheckpointPages: Int) throws {
         try execute("PRAGMA busy_timeout = \(busyTimeoutMilliseconds)")
         let journal = try queryOne("PRAGMA journal_mode = WAL")?[0].string?.lowercased()
         guard journal == "wal" else {
@@ -79,6 +82,9 @@ public final class Database {
         try execute("PRAGMA mmap_size = \(mmapSizeBytes)")
         if isReadOnly {
             try execute("PRAGMA query_only = 1")
+        } else {
+            // Only a connection that commits runs automatic checkpoints (see StorageOptions).
+            try execute("PRAGMA wal_autocheckpoint = \(walAutocheckpointPages)")
         }
     }
 

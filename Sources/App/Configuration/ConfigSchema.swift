@@ -36,6 +36,7 @@ public enum ConfigSchema {
         ConfigOption("storage", "busyTimeoutMilliseconds", 5000, .integer(0...600_000), "How long a connection waits for a lock."),
         ConfigOption("storage", "readers", 8, .integer(1...256), "Read-only connections in the pool."),
         ConfigOption("storage", "mmapSizeMiB", 256, .integer(0...2048), "How much of the database file each connection reads through a shared memory map (0: off)."),
+        ConfigOption("storage", "walAutocheckpointPages", 10_000, .integer(1...10_000_000), "WAL pages after which the writer checkpoints them into the database file."),
         ConfigOption("storage", "maxBatchSize", 512, .integer(1...100_000), "Most write jobs committed together by group commit."),
         ConfigOption("storage", "migrationsDir", nil, .optionalString, "Where the NNNN_name.sql migrations are; null searches next to the binary, then ./Migrations."),
         ConfigOption("storage", "blobGcIntervalSeconds", 3600, .integer(seconds), "How often unreferenced blobs older than this are deleted."),

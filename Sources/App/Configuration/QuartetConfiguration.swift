@@ -62,6 +62,7 @@ public struct QuartetConfiguration: Sendable {
     public var readers: Int { int("storage", "readers") }
     public var maxBatchSize: Int { int("storage", "maxBatchSize") }
     public var mmapSizeMiB: Int { int("storage", "mmapSizeMiB") }
+    public var walAutocheckpointPages: Int { int("storage", "walAutocheckpointPages") }
     public var migrationsDir: String? { string("storage", "migrationsDir") }
     public var blobGcIntervalSeconds: Int { int("storage", "blobGcIntervalSeconds") }
     public var statisticsIntervalSeconds: Int { int("storage", "statisticsIntervalSeconds") }
