@@ -56,6 +56,13 @@ public final class Storage: Sendable {
         try readers.withConnection { db in try db.transaction { try body(db) } }
     }
 
+    /// Like `read`, but without a surrounding transaction: each statement of `body` sees the newest
+    /// committed snapshot when it starts. Only for bodies that run one statement (a single statement always
+    /// reads one consistent snapshot); it saves the `BEGIN` and `COMMIT` of `read`.
+    public func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        try readers.withConnection { db in try body(db) }
+    }
+
     /// Group commit: the job runs on the writer thread inside its own SAVEPOINT of a shared transaction;
     /// `completion` runs after the batch COMMIT is durable (or with the job's error; a failing job rolls
     /// back only its savepoint). Never blocks the caller. Completions run in commit order on one serial

@@ -22,6 +22,21 @@ final class ReadSnapshotTests: XCTestCase {
         XCTAssertEqual(try storage.read { try $0.queryOne("SELECT count(*) FROM t")?[0].int64 }, 2)
     }
 
+    /// `readStatement` opens no transaction: each statement reads the newest commit.
+    func testReadStatementSeesEachCommitAsItStarts() throws {
+        let (storage, _) = try makeStorage(self)
+        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
+        let (first, second, insideTransaction) = try storage.readStatement { db -> (Int64?, Int64?, Bool) in
+            let first = try db.queryOne("SELECT count(*) FROM t")?[0].int64
+            try storage.writeAndWait { try $0.db.run("INSERT INTO t VALUES (2)") }
+            let second = try db.queryOne("SELECT count(*) FROM t")?[0].int64
+            return (first, second, db.isInTransaction)
+        }
+        XCTAssertEqual(first, 1)
+        XCTAssertEqual(second, 2)
+        XCTAssertFalse(insideTransaction)
+    }
+
     func testATransactionEndsWhenItsBodyThrows() throws {
         let (storage, _) = try makeStorage(self) { $0.readerCount = 1 }
         try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n)") }

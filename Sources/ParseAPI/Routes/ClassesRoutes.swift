@@ -100,6 +100,7 @@ enum ClassesRoutes {
         guard FieldNames.isPlausibleObjectId(id) else { throw ParseError.objectNotFound }
         var params = c.params
         for k in ["readPreference", "includeReadPreference", "subqueryReadPreference"] { params[k] = nil }
+        if params.isEmpty, !cls.hasPrefix("_"), let reply = try plainGet(c, cls, id) { return reply }
         var q = try QueryOptions.parse(params, config: c.config)
         q.whereClause = ["objectId": .string(id)]
         q.limit = 1
@@ -112,6 +113,34 @@ enum ClassesRoutes {
         guard var obj = out.results.first else { throw ParseError.objectNotFound }
         if cls == "_User", id == c.caller.userId, let token = c.sessionToken { obj["sessionToken"] = .string(token) }
         return .ok(obj)
+    }
+
+    /// A GET by id without `keys`, `include` or `excludeKeys` on a class of the app's own: the schema and the
+    /// object come from one statement, and the checks of the general query path (`QueryRunner.find` with
+    /// `where={"objectId": id}` and `limit=1`) are applied to that one row in the same order, with the
+    /// same errors. Nil, so that the general path answers, when there is no such object (the errors for a
+    /// missing class or a refused `get` come first there) or when the class-level permissions restrict
+    /// `get` to pointer fields. System classes (`_User`, `_Session`, ...) always take the general path.
+    static func plainGet(_ c: ParseContext, _ cls: String, _ id: String) throws -> ParseReply? {
+        let caller = c.caller, config = c.config
+        let read = try c.readStatement { tx in
+            try tx.schemaAndObject(cls, id, aclGroup: caller.readsAsMaster ? nil : caller.aclGroup)
+        }
+        guard let found = read else { return nil }
+        let schema = found.schema, object = found.object
+        if schema == nil && !config.allowClientClassCreation && !caller.isMaster {
+            throw ParseError(119, "This user is not allowed to access non-existent class: \(cls)")
+        }
+        guard try CLP.check("get", className: cls, schema: schema, caller: caller) == .allowed else { return nil }
+        guard schema != nil, found.readable else { throw ParseError.objectNotFound }
+        let lists = CLP.protectedLists(className: cls, schema: schema, caller: caller, serverWide: config.protectedFields)
+        var renderer = ObjectRenderer(serverURL: c.serverURL, appId: c.app.appId, schema: schema)
+        renderer.protectedFields = lists.base ?? []
+        if !lists.userFields.isEmpty {
+            renderer.protectedFields = CLP.protectedFields(for: object, base: lists.base, userFields: lists.userFields,
+                                                           caller: caller)
+        }
+        return .ok(renderer.render(object))
     }
 
     static func update(_ c: ParseContext, _ cls: String, _ id: String) throws -> ParseReply {

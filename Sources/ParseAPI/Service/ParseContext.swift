@@ -51,6 +51,12 @@ final class ParseContext {
         return try app.store.read(body)
     }
 
+    /// `read` for a body of exactly one statement, which needs no transaction around it.
+    func readStatement<T>(_ body: (any ParseTransaction) throws -> T) throws -> T {
+        if let transaction { return try body(transaction) }
+        return try app.store.readStatement(body)
+    }
+
     /// Runs `body` as one durable write job; records the idempotency key in the same transaction.
     func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T) throws -> T {
         if let transaction { return try body(transaction) }

@@ -6,6 +6,15 @@ enum StoreConflict: Error, Sendable, Equatable {
     case objectId, username, email, roleName, sessionToken, requestId, fileName, other
 }
 
+/// What `ParseTransaction.schemaAndObject` found.
+struct SchemaAndObject {
+    /// The stored schema (nil when the class has none; built-in fields of system classes are not added).
+    var schema: ClassSchema?
+    var object: StoredObject
+    /// Whether the caller's ACL group may read `object` (the same test as a query's ACL condition).
+    var readable: Bool
+}
+
 /// Storage of the Parse API, independent of the engine. `read` runs on a read-only connection (or inside
 /// the surrounding transaction of a transactional batch); `write` runs as one durable writer job.
 protocol ParseStore: Sendable {
@@ -21,6 +30,12 @@ protocol ParseStore: Sendable {
     func removeFile(_ name: String, blobs: BlobStore) throws -> Bool
     /// Refreshes the query planner's statistics (after declared indexes change).
     func refreshStatistics() throws
+    /// Like `read`, for a body that runs exactly one statement: it may skip the transaction around it.
+    func readStatement<T>(_ body: (any ParseTransaction) throws -> T) throws -> T
+}
+
+extension ParseStore {
+    func readStatement<T>(_ body: (any ParseTransaction) throws -> T) throws -> T { try read(body) }
 }
 
 /// The operations handlers need, on one connection. Not thread-safe: used inside one read or write call.
@@ -33,6 +48,10 @@ protocol ParseTransaction: AnyObject {
 
     // Objects
     func object(_ className: String, _ objectId: String) throws -> StoredObject?
+    /// One object with its class schema, read by one statement (so from one snapshot), and whether the
+    /// object's ACL lets `aclGroup` read it (`aclGroup` nil: the caller reads as master, always true).
+    /// Nil when there is no such object.
+    func schemaAndObject(_ className: String, _ objectId: String, aclGroup: [String]?) throws -> SchemaAndObject?
     func objects(_ className: String, ids: [String]) throws -> [StoredObject]
     func insert(_ object: StoredObject) throws
     func update(_ object: StoredObject) throws

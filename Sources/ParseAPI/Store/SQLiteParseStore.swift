@@ -14,6 +14,10 @@ final class SQLiteParseStore: ParseStore {
         try storage.read { db in try body(SQLiteTransaction(db: db)) }
     }
 
+    func readStatement<T>(_ body: (any ParseTransaction) throws -> T) throws -> T {
+        try storage.readStatement { db in try body(SQLiteTransaction(db: db)) }
+    }
+
     func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T) throws -> T {
         try storage.writeAndWait { ctx in try body(SQLiteTransaction(db: ctx.db)) }
     }
@@ -106,6 +110,29 @@ final class SQLiteTransaction: ParseTransaction {
     func object(_ className: String, _ objectId: String) throws -> StoredObject? {
         try db.queryOne("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND o.id = ?",
                         [.text(className), .text(objectId)]).map(decode)
+    }
+
+    /// One statement for a GET by id: the object row, with the class's schema columns as scalar subqueries
+    /// (a join measured three times slower in SQLite) and the ACL condition of `WhereCompiler.aclCondition`
+    /// evaluated on the row. `fields` is NOT NULL, so a NULL there means the class has no stored schema.
+    func schemaAndObject(_ className: String, _ objectId: String, aclGroup: [String]?) throws -> SchemaAndObject? {
+        var args: [SQLValue] = [.text(className), .text(objectId)]
+        var readable = "1"
+        if let aclGroup {
+            readable = "(o.rperm IS NULL OR EXISTS (SELECT 1 FROM json_each(o.rperm) WHERE value IN "
+                + "(SELECT value FROM json_each(?3))))"
+            args.append(.text(JSON.array(aclGroup.map { .string($0) }).serialized()))
+        }
+        let sql = "SELECT (SELECT fields FROM parse_schemas WHERE class = ?1) AS s_fields, "
+            + "(SELECT clp FROM parse_schemas WHERE class = ?1) AS s_clp, "
+            + "(SELECT indexes FROM parse_schemas WHERE class = ?1) AS s_indexes, "
+            + "\(Self.objectColumns), \(readable) AS readable FROM parse_objects o WHERE o.class = ?1 AND o.id = ?2"
+        guard let row = try db.queryOne(sql, args) else { return nil }
+        var schema: ClassSchema?
+        if let fields = row["s_fields"].string {
+            schema = try decodeSchema(className, fields: fields, clp: row["s_clp"].string, indexes: row["s_indexes"].string)
+        }
+        return SchemaAndObject(schema: schema, object: try decode(row), readable: row["readable"].int64 == 1)
     }
 
     func objects(_ className: String, ids: [String]) throws -> [StoredObject] {

@@ -32,18 +32,22 @@ extension SQLiteTransaction {
     }
 
     private func decodeSchema(_ row: Row) throws -> ClassSchema {
-        let name = row["class"].string ?? ""
-        let stored = SchemaDecodeCache.Stored(fields: row["fields"].string, clp: row["clp"].string,
-                                              indexes: row["indexes"].string)
+        try decodeSchema(row["class"].string ?? "", fields: row["fields"].string, clp: row["clp"].string,
+                         indexes: row["indexes"].string)
+    }
+
+    /// A schema from its stored columns, decoded once per distinct stored text (`SchemaDecodeCache`).
+    func decodeSchema(_ name: String, fields: String?, clp: String?, indexes: String?) throws -> ClassSchema {
+        let stored = SchemaDecodeCache.Stored(fields: fields, clp: clp, indexes: indexes)
         if let cached = SchemaDecodeCache.shared.schema(name, stored) { return cached }
-        let schema = try decodeSchema(name, row)
+        let schema = try decodeSchema(name, stored)
         SchemaDecodeCache.shared.store(schema, stored)
         return schema
     }
 
-    private func decodeSchema(_ name: String, _ row: Row) throws -> ClassSchema {
+    private func decodeSchema(_ name: String, _ stored: SchemaDecodeCache.Stored) throws -> ClassSchema {
         var schema = ClassSchema(className: name)
-        if let text = row["fields"].string, let obj = try? JSONParser.parse(text, options: StoredJSON.options).objectValue {
+        if let text = stored.fields, let obj = try? JSONParser.parse(text, options: StoredJSON.options).objectValue {
             for (field, def) in obj {
                 guard let d = def.objectValue, let typeName = d["type"]?.stringValue,
                       let type = FieldType.named(typeName, target: d["targetClass"]?.stringValue) else { continue }
@@ -51,8 +55,8 @@ extension SQLiteTransaction {
                                                              defaultValue: d["defaultValue"])))
             }
         }
-        if let text = row["clp"].string { schema.clp = try? JSONParser.parse(text, options: StoredJSON.options).objectValue }
-        if let text = row["indexes"].string,
+        if let text = stored.clp { schema.clp = try? JSONParser.parse(text, options: StoredJSON.options).objectValue }
+        if let text = stored.indexes,
            let obj = try? JSONParser.parse(text, options: StoredJSON.options).objectValue {
             schema.indexes = obj
         }
