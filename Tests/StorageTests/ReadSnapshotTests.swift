@@ -4,17 +4,25 @@ import XCTest
 
 /// `Storage.read` runs its body in one read transaction: every statement sees the same snapshot.
 final class ReadSnapshotTests: XCTestCase {
-    func testAReadSeesOneSnapshotAcrossStatements() throws {
-        let (storage, _) = try makeStorage(self)
+    /// Counts the rows of `t` before and after a commit made between two statements of one `read` (through
+    /// `readBody`), and whether the body ran inside a transaction.
+    private func countsAroundACommit(_ storage: Storage,
+                                     _ readBody: ((Database) throws -> (Int64?, Int64?, Bool)) throws -> (Int64?, Int64?, Bool))
+        throws -> (first: Int64?, second: Int64?, insideTransaction: Bool) {
         try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
-        let (first, second, insideTransaction) = try storage.read { db -> (Int64?, Int64?, Bool) in
+        return try readBody { db in
             let first = try db.queryOne("SELECT count(*) FROM t")?[0].int64
-            // Committed (durably) while this read is open: WAL lets the writer go ahead, but this read's
-            // snapshot was fixed by its first statement.
+            // Committed (durably) while this read is open: WAL lets the writer go ahead.
             try storage.writeAndWait { try $0.db.run("INSERT INTO t VALUES (2)") }
             let second = try db.queryOne("SELECT count(*) FROM t")?[0].int64
             return (first, second, db.isInTransaction)
         }
+    }
+
+    func testAReadSeesOneSnapshotAcrossStatements() throws {
+        let (storage, _) = try makeStorage(self)
+        let (first, second, insideTransaction) = try countsAroundACommit(storage) { try storage.read($0) }
+        // The read's snapshot was fixed by its first statement.
         XCTAssertEqual(first, 1)
         XCTAssertEqual(second, 1)
         XCTAssertTrue(insideTransaction)
@@ -25,13 +33,7 @@ final class ReadSnapshotTests: XCTestCase {
     /// `readStatement` opens no transaction: each statement reads the newest commit.
     func testReadStatementSeesEachCommitAsItStarts() throws {
         let (storage, _) = try makeStorage(self)
-        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
-        let (first, second, insideTransaction) = try storage.readStatement { db -> (Int64?, Int64?, Bool) in
-            let first = try db.queryOne("SELECT count(*) FROM t")?[0].int64
-            try storage.writeAndWait { try $0.db.run("INSERT INTO t VALUES (2)") }
-            let second = try db.queryOne("SELECT count(*) FROM t")?[0].int64
-            return (first, second, db.isInTransaction)
-        }
+        let (first, second, insideTransaction) = try countsAroundACommit(storage) { try storage.readStatement($0) }
         XCTAssertEqual(first, 1)
         XCTAssertEqual(second, 2)
         XCTAssertFalse(insideTransaction)

@@ -18,9 +18,7 @@ struct ObjectWriter {
 
     func create(_ className: String, _ w: WriteRequest, acl: JSONObject?? = nil) throws -> Result {
         let existing = try Schemas.load(className, tx)
-        if existing == nil && !config.allowClientClassCreation && !caller.isMaster {
-            throw ParseError(119, "This user is not allowed to access non-existent class: \(className)")
-        }
+        try Schemas.requireReachable(existing, className: className, caller: caller, config: config)
         _ = try CLP.check("create", className: className, schema: existing, caller: caller)
         let (schema, changed) = try Schemas.apply(w.impliedTypes.filter { !$0.field.hasPrefix("_") }, to: existing,
                                                   className: className, caller: caller, config: config)

@@ -15,13 +15,18 @@ enum Schemas {
         ParseError(111, "schema mismatch for \(className).\(field); expected \(expected.displayName) but got \(got.displayName)")
     }
 
+    /// Refuses a class without a schema to clients when `allowClientClassCreation` is off (spec 119).
+    static func requireReachable(_ schema: ClassSchema?, className: String, caller: Caller, config: ParseConfig) throws {
+        if schema == nil && !config.allowClientClassCreation && !caller.isMaster {
+            throw ParseError(119, "This user is not allowed to access non-existent class: \(className)")
+        }
+    }
+
     /// Checks the implied types of a write against the schema and adds new fields.
     /// Returns the (possibly extended) schema and whether it changed.
     static func apply(_ types: [(field: String, type: FieldType)], to existing: ClassSchema?, className: String,
                       caller: Caller, config: ParseConfig) throws -> (ClassSchema, Bool) {
-        if existing == nil && !config.allowClientClassCreation && !caller.isMaster {
-            throw ParseError(119, "This user is not allowed to access non-existent class: \(className)")
-        }
+        try requireReachable(existing, className: className, caller: caller, config: config)
         var schema = existing ?? ClassSchema(className: className, clp: nil)
         var changed = existing == nil
         var newFields: [String] = []

@@ -27,9 +27,7 @@ struct QueryRunner {
             redirected = true
         }
         let schema = redirected ? try Schemas.load(targetClass, tx) : schema0
-        if schema == nil && !config.allowClientClassCreation && !caller.isMaster {
-            throw ParseError(119, "This user is not allowed to access non-existent class: \(targetClass)")
-        }
+        try Schemas.requireReachable(schema, className: targetClass, caller: caller, config: config)
         let needsFind = !(q.count && q.limit == 0)
         var outcome = CLP.Outcome.allowed
         if needsFind { outcome = try CLP.check(op, className: targetClass, schema: schema, caller: caller) }

@@ -16,7 +16,7 @@ enum SQLPath {
     /// `text` with every `quote` doubled. A byte scan finds none in valid names, so the common case copies
     /// nothing (Foundation's `replacingOccurrences` bridged every name through NSString on each query).
     static func doubling(_ text: String, _ quote: Unicode.Scalar) -> String {
-        guard quote.isASCII, text.utf8.contains(UInt8(quote.value)) else { return text }
+        if quote.isASCII && !text.utf8.contains(UInt8(quote.value)) { return text }
         var out = ""
         for ch in text.unicodeScalars {
             out.unicodeScalars.append(ch)

@@ -124,11 +124,11 @@ struct WhereCompiler {
     }
 
     /// The ACL read filter for a query as the caller sees it (nil for master reads).
-    static func aclCondition(_ caller: Caller) -> (String, SQLScalar)? {
+    static func aclCondition(_ caller: Caller, placeholder: String = "?") -> (String, SQLScalar)? {
         guard !caller.readsAsMaster else { return nil }
         let group = JSON.array(caller.aclGroup.map { .string($0) }).serialized()
-        return ("o.rperm IS NULL OR EXISTS (SELECT 1 FROM json_each(o.rperm) WHERE value IN (SELECT value FROM json_each(?)))",
-                .text(group))
+        return ("o.rperm IS NULL OR EXISTS (SELECT 1 FROM json_each(o.rperm) WHERE value IN "
+                + "(SELECT value FROM json_each(\(placeholder))))", .text(group))
     }
 }
 

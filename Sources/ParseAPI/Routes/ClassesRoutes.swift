@@ -123,14 +123,9 @@ enum ClassesRoutes {
     /// `get` to pointer fields. System classes (`_User`, `_Session`, ...) always take the general path.
     static func plainGet(_ c: ParseContext, _ cls: String, _ id: String) throws -> ParseReply? {
         let caller = c.caller, config = c.config
-        let read = try c.readStatement { tx in
-            try tx.schemaAndObject(cls, id, aclGroup: caller.readsAsMaster ? nil : caller.aclGroup)
-        }
-        guard let found = read else { return nil }
+        guard let found = try c.readStatement({ tx in try tx.schemaAndObject(cls, id, caller: caller) }) else { return nil }
         let schema = found.schema, object = found.object
-        if schema == nil && !config.allowClientClassCreation && !caller.isMaster {
-            throw ParseError(119, "This user is not allowed to access non-existent class: \(cls)")
-        }
+        try Schemas.requireReachable(schema, className: cls, caller: caller, config: config)
         guard try CLP.check("get", className: cls, schema: schema, caller: caller) == .allowed else { return nil }
         guard schema != nil, found.readable else { throw ParseError.objectNotFound }
         let lists = CLP.protectedLists(className: cls, schema: schema, caller: caller, serverWide: config.protectedFields)

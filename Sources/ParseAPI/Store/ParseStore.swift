@@ -49,9 +49,8 @@ protocol ParseTransaction: AnyObject {
     // Objects
     func object(_ className: String, _ objectId: String) throws -> StoredObject?
     /// One object with its class schema, read by one statement (so from one snapshot), and whether the
-    /// object's ACL lets `aclGroup` read it (`aclGroup` nil: the caller reads as master, always true).
-    /// Nil when there is no such object.
-    func schemaAndObject(_ className: String, _ objectId: String, aclGroup: [String]?) throws -> SchemaAndObject?
+    /// object's ACL lets `caller` read it (always for the master key). Nil when there is no such object.
+    func schemaAndObject(_ className: String, _ objectId: String, caller: Caller) throws -> SchemaAndObject?
     func objects(_ className: String, ids: [String]) throws -> [StoredObject]
     func insert(_ object: StoredObject) throws
     func update(_ object: StoredObject) throws

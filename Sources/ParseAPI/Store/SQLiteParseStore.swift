@@ -113,15 +113,16 @@ final class SQLiteTransaction: ParseTransaction {
     }
 
     /// One statement for a GET by id: the object row, with the class's schema columns as scalar subqueries
-    /// (a join measured three times slower in SQLite) and the ACL condition of `WhereCompiler.aclCondition`
-    /// evaluated on the row. `fields` is NOT NULL, so a NULL there means the class has no stored schema.
-    func schemaAndObject(_ className: String, _ objectId: String, aclGroup: [String]?) throws -> SchemaAndObject? {
+    /// (a join measured three times slower in SQLite) and the query path's ACL condition
+    /// (`WhereCompiler.aclCondition`) evaluated on the row. `fields` is NOT NULL, so a NULL there means the
+    /// class has no stored schema.
+    func schemaAndObject(_ className: String, _ objectId: String, caller: Caller) throws -> SchemaAndObject? {
         var args: [SQLValue] = [.text(className), .text(objectId)]
         var readable = "1"
-        if let aclGroup {
-            readable = "(o.rperm IS NULL OR EXISTS (SELECT 1 FROM json_each(o.rperm) WHERE value IN "
-                + "(SELECT value FROM json_each(?3))))"
-            args.append(.text(JSON.array(aclGroup.map { .string($0) }).serialized()))
+        // Numbered: a bare `?` in the select list would take number 2, before the WHERE's ?1 and ?2.
+        if let (condition, group) = WhereCompiler.aclCondition(caller, placeholder: "?3") {
+            readable = "(\(condition))"
+            args.append(value(group))
         }
         let sql = "SELECT (SELECT fields FROM parse_schemas WHERE class = ?1) AS s_fields, "
             + "(SELECT clp FROM parse_schemas WHERE class = ?1) AS s_clp, "
