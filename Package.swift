@@ -25,10 +25,13 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
 
+        // A SQLite VFS shim (C, over the system libsqlite3) that writes a WAL commit's frames in one call.
+        .target(name: "CWALBuffer", dependencies: ["CSQLite"]),
+
         .target(name: "Core", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["COpenSSL", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["CSQLite", .product(name: "Logging", package: "swift-log")],
+        .target(name: "Storage", dependencies: ["CSQLite", "CWALBuffer", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .target(name: "Auth", dependencies: ["Core", "COpenSSL", "CCrypt"], swiftSettings: strict),
         .target(name: "ParseAPI",

@@ -34,6 +34,7 @@ public enum StorageBootstrap {
         options.maxBatchSize = config.maxBatchSize
         options.mmapSizeBytes = config.mmapSizeMiB << 20
         options.walAutocheckpointPages = config.walAutocheckpointPages
+        options.walWriteBufferBytes = config.walWriteBufferBytes
         let storage = try Storage(options: options, logger: logger, observer: observer)
         let applied = try Migrator.migrate(storage, migrations: migrations)
         let blobs = try BlobStore(directory: config.blobDirectory, storage: storage)

@@ -17,11 +17,13 @@ public final class Database {
 
     /// Opens (creating it when writable and missing) the database at `path` and applies the connection
     /// pragmas, in this order: busy_timeout, journal_mode=WAL, synchronous, foreign_keys=ON, mmap_size,
-    /// then query_only=1 for read-only connections and wal_autocheckpoint for writable ones.
+    /// then query_only=1 for read-only connections and wal_autocheckpoint for writable ones. `vfs` names a
+    /// registered SQLite VFS (nil: the default one).
     public init(path: String, readOnly: Bool = false, synchronous: String = "FULL",
                 busyTimeoutMilliseconds: Int = 5000, statementCacheSize: Int = 64,
                 mmapSizeBytes: Int = StorageOptions.defaultMmapSizeBytes,
-                walAutocheckpointPages: Int = StorageOptions.defaultWalAutocheckpointPages) throws {
+                walAutocheckpointPages: Int = StorageOptions.defaultWalAutocheckpointPages,
+                vfs: String? = nil) throws {
         guard sqlite3_threadsafe() != 0 else {
             throw StorageError.misuse("libsqlite3 was built single-threaded (SQLITE_THREADSAFE=0)")
         }
@@ -32,7 +34,7 @@ public final class Database {
         var flags = SQLITE_OPEN_NOMUTEX
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         var pointer: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &pointer, flags, nil)
+        let rc = sqlite3_open_v2(path, &pointer, flags, vfs)
         guard rc == SQLITE_OK, let opened = pointer else {
             let error = StorageError.from(code: rc, connection: pointer)
             // open_v2 may hand back a handle even on failure; it must still be closed.
@@ -54,11 +56,11 @@ public final class Database {
     }
 
     /// Convenience: opens `options.path` with the options' pragmas and cache size.
-    public convenience init(options: StorageOptions, readOnly: Bool = false) throws {
+    public convenience init(options: StorageOptions, readOnly: Bool = false, vfs: String? = nil) throws {
         try self.init(path: options.path, readOnly: readOnly, synchronous: options.synchronous,
                       busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
                       statementCacheSize: options.statementCacheSize, mmapSizeBytes: options.mmapSizeBytes,
-                      walAutocheckpointPages: options.walAutocheckpointPages)
+                      walAutocheckpointPages: options.walAutocheckpointPages, vfs: vfs)
     }
 
     deinit { close() }

@@ -27,8 +27,8 @@ public final class Storage: Sendable {
         let bus = ChangeBus()
         changes = bus
         // The writer connection first: it creates the file and switches it to WAL, which read-only
-        // connections cannot do.
-        let writeConnection = try Database(options: options)
+        // connections cannot do. Its WAL writes go through the write buffer when the mode allows it.
+        let writeConnection = try Database(options: options, vfs: try WALWriteBuffer.vfsName(for: options))
         readers = try ReaderPool(options: options)
         writer = Writer(db: writeConnection, maxBatchSize: options.maxBatchSize, observer: observer,
                         bus: bus, logger: logger)

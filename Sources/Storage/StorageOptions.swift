@@ -19,6 +19,9 @@ public struct StorageOptions: Sendable {
     /// `PRAGMA wal_autocheckpoint` of the write connection: after a commit leaves at least this many pages
     /// in the WAL, the writer copies them into the database file.
     public var walAutocheckpointPages = StorageOptions.defaultWalAutocheckpointPages
+    /// Bytes of the write connection's WAL write buffer (`WALWriteBuffer`); 0 writes every frame on its own.
+    /// Used only at synchronous FULL or EXTRA.
+    public var walWriteBufferBytes = StorageOptions.defaultWalWriteBufferBytes
 
     /// 256 MiB: address space only; the pages themselves are the OS page cache, shared by all connections.
     public static let defaultMmapSizeBytes = 256 << 20
@@ -28,6 +31,8 @@ public struct StorageOptions: Sendable {
     /// 20-25 % more Parse creates and Datastore deltas per second. The price is a longer pause of the writer
     /// at each checkpoint (write p99 about 12 ms -> 27 ms under that load) and a larger WAL file.
     public static let defaultWalAutocheckpointPages = 10_000
+    /// 1 MiB: a group commit of a few hundred pages is one write; a larger one is written in 1 MiB pieces.
+    public static let defaultWalWriteBufferBytes = 1 << 20
 
     /// Options for the database at `path`; every setting not given keeps its default.
     public init(path: String, synchronous: String = "FULL", busyTimeoutMilliseconds: Int = 5000,
@@ -61,6 +66,9 @@ public struct StorageOptions: Sendable {
         // 0 would turn automatic checkpoints off and let the WAL grow without bound.
         guard walAutocheckpointPages >= 1 else {
             throw StorageError.misuse("walAutocheckpointPages must be at least 1")
+        }
+        guard walWriteBufferBytes == 0 || (64 << 10...1 << 30).contains(walWriteBufferBytes) else {
+            throw StorageError.misuse("walWriteBufferBytes must be 0 or between 64 KiB and 1 GiB")
         }
     }
 }

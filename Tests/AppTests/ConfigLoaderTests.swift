@@ -38,6 +38,19 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    func testWalWriteBufferBytesDefaultEnvironmentAndRange() throws {
+        XCTAssertEqual(try ConfigLoader(environment: [:]).load().walWriteBufferBytes, 1_048_576)
+        for (text, value) in [("0", 0), ("65536", 65536), ("4194304", 4_194_304)] {
+            let env = ["QUARTET_STORAGE_WAL_WRITE_BUFFER_BYTES": text]
+            XCTAssertEqual(try ConfigLoader(environment: env).load().walWriteBufferBytes, value)
+        }
+        for text in ["1", "65535", "1073741825", "-1"] {
+            XCTAssertThrowsError(try ConfigLoader(environment: ["QUARTET_STORAGE_WAL_WRITE_BUFFER_BYTES": text]).load()) {
+                XCTAssertEqual(($0 as? ConfigError)?.key, "storage.walWriteBufferBytes", text)
+            }
+        }
+    }
+
     func testConfigEnvironmentVariableNamesTheFile() throws {
         let file = try tempFile(#"{"storage": {"readers": 7}}"#)
         XCTAssertEqual(try ConfigLoader(environment: ["QUARTET_CONFIG": file]).load().readers, 7)

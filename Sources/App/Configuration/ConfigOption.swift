@@ -5,6 +5,8 @@ import Core
 /// `QUARTET_*` environment variables, which are always text.
 public enum ConfigKind: Sendable {
     case string, optionalString, integer(ClosedRange<Int>), optionalInteger(ClosedRange<Int>), boolean
+    /// 0 (the feature off) or an integer in the range.
+    case zeroOrInteger(ClosedRange<Int>)
     case choice([String]), stringList
 }
 
@@ -67,6 +69,9 @@ public struct ConfigOption: Sendable {
         case .integer(let range):
             guard let v = value.int64Value, let i = Int(exactly: v) else { return "must be an integer" }
             return range.contains(i) ? nil : "must be between \(range.lowerBound) and \(range.upperBound)"
+        case .zeroOrInteger(let range):
+            guard let v = value.int64Value, let i = Int(exactly: v) else { return "must be an integer" }
+            return i == 0 || range.contains(i) ? nil : "must be 0 or between \(range.lowerBound) and \(range.upperBound)"
         case .optionalInteger(let range):
             if value.isNull { return nil }
             guard let v = value.int64Value, let i = Int(exactly: v) else { return "must be an integer or null" }
@@ -97,7 +102,7 @@ public struct ConfigOption: Sendable {
             case "false", "0", "no", "off": return false
             default: return nil
             }
-        case .integer, .optionalInteger:
+        case .integer, .optionalInteger, .zeroOrInteger:
             if text.isEmpty, case .optionalInteger = kind { return .null }
             guard let i = Int64(text) else { return nil }
             return .number(JSONNumber(i))

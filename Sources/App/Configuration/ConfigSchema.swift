@@ -37,6 +37,7 @@ public enum ConfigSchema {
         ConfigOption("storage", "readers", 8, .integer(1...256), "Read-only connections in the pool."),
         ConfigOption("storage", "mmapSizeMiB", 256, .integer(0...2048), "How much of the database file each connection reads through a shared memory map (0: off)."),
         ConfigOption("storage", "walAutocheckpointPages", 10_000, .integer(1...10_000_000), "WAL pages after which the writer checkpoints them into the database file."),
+        ConfigOption("storage", "walWriteBufferBytes", 1_048_576, .zeroOrInteger(65_536...1_073_741_824), "Buffer that gathers a commit's WAL writes into one (synchronous FULL or EXTRA only); 0: off."),
         ConfigOption("storage", "maxBatchSize", 512, .integer(1...100_000), "Most write jobs committed together by group commit."),
         ConfigOption("storage", "migrationsDir", nil, .optionalString, "Where the NNNN_name.sql migrations are; null searches next to the binary, then ./Migrations."),
         ConfigOption("storage", "blobGcIntervalSeconds", 3600, .integer(seconds), "How often unreferenced blobs older than this are deleted."),

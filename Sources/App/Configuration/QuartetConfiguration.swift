@@ -63,6 +63,7 @@ public struct QuartetConfiguration: Sendable {
     public var maxBatchSize: Int { int("storage", "maxBatchSize") }
     public var mmapSizeMiB: Int { int("storage", "mmapSizeMiB") }
     public var walAutocheckpointPages: Int { int("storage", "walAutocheckpointPages") }
+    public var walWriteBufferBytes: Int { int("storage", "walWriteBufferBytes") }
     public var migrationsDir: String? { string("storage", "migrationsDir") }
     public var blobGcIntervalSeconds: Int { int("storage", "blobGcIntervalSeconds") }
     public var statisticsIntervalSeconds: Int { int("storage", "statisticsIntervalSeconds") }
