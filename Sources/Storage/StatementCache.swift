@@ -3,9 +3,15 @@
 /// Preparing is a noticeable part of a short query's cost, and the same few statements run over and
 /// over, so each connection keeps the most recent `capacity` of them.
 final class StatementCache {
-    private struct Entry {
+    /// A class, so that marking a use does not look the SQL text up a second time.
+    private final class Entry {
         let statement: Statement
         var lastUse: UInt64
+
+        init(statement: Statement, lastUse: UInt64) {
+            self.statement = statement
+            self.lastUse = lastUse
+        }
     }
 
     private var entries: [String: Entry] = [:]
@@ -25,7 +31,7 @@ final class StatementCache {
         // showed in profiles of the writer thread, where every job runs several cached statements.
         guard let entry = entries[sql] else { return nil }
         clock &+= 1
-        entries[sql]?.lastUse = clock
+        entry.lastUse = clock
         return entry.statement
     }
 

@@ -17,6 +17,8 @@ public enum WALWriteBuffer {
         guard options.walWriteBufferBytes > 0, bufferedModes.contains(options.synchronous.uppercased()) else {
             return nil
         }
+        // Registering initialises the library, which must not happen before its process-wide settings.
+        _ = Database.libraryConfigured
         let name = "quartet-wal-\(options.walWriteBufferBytes)"
         let rc = quartet_wal_buffer_register(name, UInt32(clamping: options.walWriteBufferBytes))
         guard rc == SQLITE_OK else { throw StorageError.from(code: rc, connection: nil) }

@@ -11,8 +11,9 @@ extension Writer {
     func runBatch(_ batch: [WriteJob]) {
         let started = DispatchTime.now().uptimeNanoseconds
         do {
-            // IMMEDIATE takes the write lock up front, so no job can fail half-way on a lock upgrade.
-            try withBusyRetry { try db.execute("BEGIN IMMEDIATE") }
+            // IMMEDIATE takes the write lock up front, so no job can fail half-way on a lock upgrade. Both
+            // BEGIN and COMMIT are cached statements: compiling them anew cost about as much as a small job.
+            try withBusyRetry { try db.run("BEGIN IMMEDIATE") }
         } catch {
             logger.error("write batch could not begin", metadata: ["error": "\(error)", "jobs": "\(batch.count)"])
             completions.async { for job in batch { job.fail(error) } }
@@ -24,8 +25,9 @@ extension Writer {
         var events: [ChangeEvent] = []
         var actions: [() -> Void] = []
         var lostTransaction: (any Error)?
+        transactionNumber &+= 1
         for job in batch {
-            let context = WriteContext(db: db)
+            let context = WriteContext(db: db, transaction: transactionNumber)
             let outcome = run(job, in: context)
             outcomes.append(outcome)
             guard db.isInTransaction else {
@@ -45,7 +47,7 @@ extension Writer {
             return
         }
         do {
-            try withBusyRetry { try db.execute("COMMIT") }
+            try withBusyRetry { try db.run("COMMIT") }
         } catch {
             if db.isInTransaction { try? db.execute("ROLLBACK") }
             failAll(batch, outcomes: outcomes, error: error)
