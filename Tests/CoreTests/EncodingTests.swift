@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import XCTest
 @testable import Core
 
@@ -70,6 +72,17 @@ final class EncodingTests: XCTestCase {
         XCTAssertEqual(counts.count, 62)
         XCTAssertLessThan(counts.values.max() ?? .max, 1400)
         XCTAssertNotEqual(RandomID.alphanumeric(20), RandomID.alphanumeric(20))
+    }
+
+    func testRandomIDsFromThePoolAreDistinctAcrossThreads() {
+        // Ten-character ids as objects draw them: many per pool block, from several threads at once.
+        let ids = Mutex(Set<String>())
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            var mine: [String] = []
+            for _ in 0..<2000 { mine.append(RandomID.alphanumeric(10)) }
+            ids.withLock { $0.formUnion(mine) }
+        }
+        XCTAssertEqual(ids.withLock { $0.count }, 16_000, "a pool byte was handed out twice")
     }
 
     func testRandomIDHex() {

@@ -12,10 +12,14 @@ public enum RandomID {
         let limit = UInt8(alphabet.count * 4)   // 248
         var out = [UInt8]()
         out.reserveCapacity(length)
+        var random = [UInt8]()
+        random.reserveCapacity(length + length / 16 + 4)
         while out.count < length {
-            // About 3% of bytes are rejected; ask for a little more than needed to usually finish in one call.
+            // About 3% of bytes are rejected; ask for a little more than needed to usually finish in one go.
             let needed = length - out.count
-            for byte in Crypto.randomBytes(needed + needed / 16 + 4) where byte < limit {
+            random.removeAll(keepingCapacity: true)
+            RandomPool.shared.take(needed + needed / 16 + 2, into: &random)
+            for byte in random where byte < limit {
                 out.append(alphabet[Int(byte % UInt8(alphabet.count))])
                 if out.count == length { break }
             }
