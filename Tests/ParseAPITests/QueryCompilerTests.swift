@@ -15,6 +15,18 @@ final class QueryCompilerTests: XCTestCase {
         XCTAssertEqual(ParseDate.format(epochMillis: 1_700_000_000_123), "2023-11-14T22:13:20.123Z")
     }
 
+    func testDateFormattingAtTheEdges() {
+        XCTAssertEqual(ParseDate.format(epochMillis: 0), "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(ParseDate.format(epochMillis: -1), "1969-12-31T23:59:59.999Z")
+        XCTAssertEqual(ParseDate.format(epochMillis: 951_782_400_007), "2000-02-29T00:00:00.007Z")
+        XCTAssertEqual(ParseDate.format(epochMillis: 253_402_300_799_999), "9999-12-31T23:59:59.999Z")
+        XCTAssertEqual(ParseDate.format(epochMillis: -62_167_219_200_000), "0000-01-01T00:00:00.000Z")
+        // Years that do not fit four digits have no text form.
+        XCTAssertEqual(ParseDate.format(epochMillis: 253_402_300_800_000), "")
+        XCTAssertEqual(ParseDate.format(epochMillis: -62_167_219_200_001), "")
+        XCTAssertEqual(ParseDate.now().utf8.count, 24)
+    }
+
     func testRelativeTime() throws {
         let now = 1_700_000_000_000
         XCTAssertEqual(try RelativeTime.resolve("now", op: "$lt", nowMillis: now), ParseDate.format(epochMillis: now))

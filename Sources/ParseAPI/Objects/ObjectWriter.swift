@@ -41,11 +41,11 @@ struct ObjectWriter {
         let now = ParseDate.now()
         var object = StoredObject(className: className, objectId: w.customObjectId ?? RandomID.alphanumeric(10),
                                   data: data, acl: acl ?? (w.aclGiven ? w.acl : nil), createdAt: now, updatedAt: now)
-        try checkSize(object)
+        let serialized = try checkedData(object)
         var attempts = 0
         while true {
             do {
-                try tx.insert(object)
+                try tx.insert(object, serializedData: serialized)
                 break
             } catch StoreConflict.objectId where w.customObjectId == nil && attempts < 5 {
                 // A generated id collided; draw again (spec §4.2).
@@ -104,8 +104,8 @@ struct ObjectWriter {
         let now = ParseDate.now()
         // updatedAt never goes backwards on a clock step (spec §20).
         object.updatedAt = max(now, object.updatedAt)
-        try checkSize(object)
-        try tx.update(object)
+        let serialized = try checkedData(object)
+        try tx.update(object, serializedData: serialized)
         try tx.syncText(className, object.objectId, object.data)
         try applyRelations(w, owner: object)
         if changed { try tx.saveSchema(schema) }
@@ -121,10 +121,14 @@ struct ObjectWriter {
         return object
     }
 
-    private func checkSize(_ o: StoredObject) throws {
-        if JSON.object(o.data).serialized().utf8.count > Self.maxObjectBytes {
+    /// The object's data as stored, once its size is known to be within the limit (serialized once, for
+    /// both the check and the row).
+    private func checkedData(_ o: StoredObject) throws -> String {
+        let text = JSON.object(o.data).serialized()
+        if text.utf8.count > Self.maxObjectBytes {
             throw ParseError(116, "Object is too large.")
         }
+        return text
     }
 
     private func applyRelations(_ w: WriteRequest, owner: StoredObject) throws {

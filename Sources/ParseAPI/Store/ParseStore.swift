@@ -38,6 +38,11 @@ extension ParseStore {
     func readStatement<T>(_ body: (any ParseTransaction) throws -> T) throws -> T { try read(body) }
 }
 
+extension ParseTransaction {
+    func insert(_ object: StoredObject) throws { try insert(object, serializedData: nil) }
+    func update(_ object: StoredObject) throws { try update(object, serializedData: nil) }
+}
+
 /// The operations handlers need, on one connection. Not thread-safe: used inside one read or write call.
 protocol ParseTransaction: AnyObject {
     // Schemas
@@ -52,8 +57,11 @@ protocol ParseTransaction: AnyObject {
     /// object's ACL lets `caller` read it (always for the master key). Nil when there is no such object.
     func schemaAndObject(_ className: String, _ objectId: String, caller: Caller) throws -> SchemaAndObject?
     func objects(_ className: String, ids: [String]) throws -> [StoredObject]
-    func insert(_ object: StoredObject) throws
-    func update(_ object: StoredObject) throws
+    /// Inserts `object`; `serializedData` is `object.data` already serialized (a caller that measured the
+    /// object's size has it), nil to serialize here.
+    func insert(_ object: StoredObject, serializedData: String?) throws
+    /// Rewrites `object`; `serializedData` as for `insert`.
+    func update(_ object: StoredObject, serializedData: String?) throws
     @discardableResult func delete(_ className: String, _ objectId: String) throws -> Bool
     func deleteAll(_ className: String) throws
     /// Removes one field from every object of a class (schema field deletion).

@@ -5,38 +5,48 @@ import Logging
 /// The SQLite implementation of `ParseStore` over the shared Quartet storage.
 final class SQLiteParseStore: ParseStore {
     let storage: Storage
+    /// Whether this database may have full-text indexes (see `TextIndexPresence`).
+    let textIndexes = TextIndexPresence()
+    /// Class schemas as write jobs last read them (see `WriterSchemaCache`).
+    let writerSchemas = WriterSchemaCache()
 
     init(storage: Storage) { self.storage = storage }
 
     func refreshStatistics() throws { try storage.refreshStatistics() }
 
     func read<T>(_ body: (any ParseTransaction) throws -> T) throws -> T {
-        try storage.read { db in try body(SQLiteTransaction(db: db)) }
+        try storage.read { db in try body(SQLiteTransaction(db: db, textIndexes: textIndexes)) }
     }
 
     func readStatement<T>(_ body: (any ParseTransaction) throws -> T) throws -> T {
-        try storage.readStatement { db in try body(SQLiteTransaction(db: db)) }
+        try storage.readStatement { db in try body(SQLiteTransaction(db: db, textIndexes: textIndexes)) }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T) throws -> T {
-        try storage.writeAndWait { ctx in try body(SQLiteTransaction(db: ctx.db)) }
+        return try storage.writeAndWait { [self] ctx in try body(transaction(ctx)) }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T,
                             completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
-        storage.write({ ctx in try body(SQLiteTransaction(db: ctx.db)) }, completion: completion)
+        storage.write({ [self] ctx in try body(transaction(ctx)) }, completion: completion)
+    }
+
+    /// The Parse view of a write job's connection.
+    private func transaction(_ ctx: WriteContext) -> SQLiteTransaction {
+        SQLiteTransaction(db: ctx.db, textIndexes: textIndexes,
+                          writer: SQLiteTransaction.Writer(schemas: writerSchemas, transaction: ctx.transaction))
     }
 
     func addFile(_ record: FileRecord, blobs: BlobStore) throws {
-        try storage.writeAndWait { ctx in
-            try SQLiteTransaction(db: ctx.db).insertFile(record)
+        try storage.writeAndWait { [self] ctx in
+            try transaction(ctx).insertFile(record)
             try blobs.retain(record.blobHash, in: ctx)
         }
     }
 
     func removeFile(_ name: String, blobs: BlobStore) throws -> Bool {
-        try storage.writeAndWait { ctx -> Bool in
-            let tx = SQLiteTransaction(db: ctx.db)
+        return try storage.writeAndWait { [self] ctx -> Bool in
+            let tx = transaction(ctx)
             guard let record = try tx.file(name) else { return false }
             try tx.deleteFile(name)
             try blobs.release(record.blobHash, in: ctx)
@@ -47,9 +57,22 @@ final class SQLiteParseStore: ParseStore {
 
 /// One connection seen through the Parse operations. All of the API's object SQL lives here.
 final class SQLiteTransaction: ParseTransaction {
-    let db: Database
+    /// What a write job's transaction knows beyond its connection.
+    struct Writer {
+        let schemas: WriterSchemaCache
+        let transaction: UInt64
+    }
 
-    init(db: Database) { self.db = db }
+    let db: Database
+    let textIndexes: TextIndexPresence
+    /// Set inside write jobs, nil on read connections.
+    let writer: Writer?
+
+    init(db: Database, textIndexes: TextIndexPresence, writer: Writer? = nil) {
+        self.db = db
+        self.textIndexes = textIndexes
+        self.writer = writer
+    }
 
     func withTimeLimit(seconds: Double, _ body: () throws -> Void) throws {
         do {
@@ -143,12 +166,12 @@ final class SQLiteTransaction: ParseTransaction {
                             + "(SELECT value FROM json_each(?))", [.text(className), .text(list)]).map(decode)
     }
 
-    func insert(_ o: StoredObject) throws {
+    func insert(_ o: StoredObject, serializedData: String?) throws {
         let perms = ACLPermissions(o.acl)
         do {
             try db.run("INSERT INTO parse_objects (class, id, data, acl, rperm, wperm, created_at, updated_at) "
                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       [.text(o.className), .text(o.objectId), .text(JSON.object(o.data).serialized()),
+                       [.text(o.className), .text(o.objectId), .text(serializedData ?? JSON.object(o.data).serialized()),
                         o.acl.map { .text(JSON.object($0).serialized()) } ?? .null,
                         perms.readJSON.map { .text($0) } ?? .null, perms.writeJSON.map { .text($0) } ?? .null,
                         .text(o.createdAt), .text(o.updatedAt)])
@@ -157,12 +180,12 @@ final class SQLiteTransaction: ParseTransaction {
         }
     }
 
-    func update(_ o: StoredObject) throws {
+    func update(_ o: StoredObject, serializedData: String?) throws {
         let perms = ACLPermissions(o.acl)
         do {
             try db.run("UPDATE parse_objects SET data = ?, acl = ?, rperm = ?, wperm = ?, updated_at = ? "
                        + "WHERE class = ? AND id = ?",
-                       [.text(JSON.object(o.data).serialized()),
+                       [.text(serializedData ?? JSON.object(o.data).serialized()),
                         o.acl.map { .text(JSON.object($0).serialized()) } ?? .null,
                         perms.readJSON.map { .text($0) } ?? .null, perms.writeJSON.map { .text($0) } ?? .null,
                         .text(o.updatedAt), .text(o.className), .text(o.objectId)])

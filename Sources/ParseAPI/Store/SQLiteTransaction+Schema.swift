@@ -3,8 +3,11 @@ import Storage
 
 extension SQLiteTransaction {
     func schema(_ className: String) throws -> ClassSchema? {
-        try db.queryOne("SELECT class, fields, clp, indexes FROM parse_schemas WHERE class = ?", [.text(className)])
-            .map(decodeSchema)
+        if let writer, let cached = writer.schemas.schema(className, transaction: writer.transaction) { return cached }
+        let schema = try db.queryOne("SELECT class, fields, clp, indexes FROM parse_schemas WHERE class = ?",
+                                     [.text(className)]).map(decodeSchema)
+        if let writer { writer.schemas.store(schema, for: className, transaction: writer.transaction) }
+        return schema
     }
 
     func allSchemas() throws -> [ClassSchema] {
@@ -12,6 +15,7 @@ extension SQLiteTransaction {
     }
 
     func saveSchema(_ s: ClassSchema) throws {
+        if let writer { writer.schemas.invalidate(transaction: writer.transaction) }
         var fields = JSONObject()
         for (name, def) in s.fields {
             var o = def.type.schemaJSON
@@ -28,6 +32,7 @@ extension SQLiteTransaction {
     }
 
     func deleteSchema(_ className: String) throws {
+        if let writer { writer.schemas.invalidate(transaction: writer.transaction) }
         try db.run("DELETE FROM parse_schemas WHERE class = ?", [.text(className)])
     }
 

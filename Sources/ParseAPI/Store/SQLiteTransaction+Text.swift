@@ -1,3 +1,4 @@
+import Synchronization
 import Core
 import Storage
 
@@ -14,6 +15,9 @@ extension SQLiteTransaction {
 
     func enableText(_ className: String, _ field: String) throws {
         guard FieldNames.isValidClassName(className), FieldNames.isValid(field) else { return }
+        // Before the table exists, so that no write can skip syncing it (even if this job rolls back, the
+        // only cost is the lookup below on later writes).
+        textIndexes.noteSome()
         if try textFields(className).contains(field) { return }
         let table = Self.ftsTable(className, field)
         try db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS \(table) USING fts5(content, "
@@ -25,6 +29,7 @@ extension SQLiteTransaction {
     }
 
     func syncText(_ className: String, _ objectId: String, _ data: JSONObject?) throws {
+        if try !textIndexes.mayExist(db) { return }
         let fields = try textFields(className)
         guard !fields.isEmpty,
               let seq = try db.queryOne("SELECT seq FROM parse_objects WHERE class = ? AND id = ?",
@@ -62,4 +67,36 @@ extension SQLiteTransaction {
         }
         return out
     }
+}
+
+/// Whether the database may hold any full-text index, so that the writes of an app that never searches
+/// with `$text` skip looking one up for every object they create, update or delete.
+///
+/// Learned once per store from `parse_fts_fields`, and set before a full-text index is created; it never
+/// goes back to "none", so at worst a write looks up fields that are not there. Only write jobs read and
+/// change it, and they run one at a time on the writer thread.
+final class TextIndexPresence: Sendable {
+    private enum State: Int { case unknown, none, some }
+    private let state = Atomic<Int>(State.unknown.rawValue)
+
+    /// False only when it is known that no class has a full-text index.
+    func mayExist(_ db: Database) throws -> Bool {
+        switch State(rawValue: state.load(ordering: .acquiring)) ?? .unknown {
+        case .none: return false
+        case .some: return true
+        case .unknown:
+            let any = try db.queryOne("SELECT EXISTS (SELECT 1 FROM parse_fts_fields) AS present")?["present"].int64 == 1
+            if any {
+                noteSome()
+            } else {
+                // Not over a "some" set meanwhile.
+                _ = state.compareExchange(expected: State.unknown.rawValue, desired: State.none.rawValue,
+                                          ordering: .acquiringAndReleasing)
+            }
+            return any
+        }
+    }
+
+    /// A full-text index is about to exist.
+    func noteSome() { state.store(State.some.rawValue, ordering: .releasing) }
 }

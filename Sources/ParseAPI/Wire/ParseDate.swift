@@ -66,8 +66,30 @@ enum ParseDate {
         let days = (secs - sod) / 86_400
         let (y, m, d) = civilFromDays(days)
         guard y >= 0, y <= 9999 else { return "" }
-        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(sod / 3600, 2) + ":"
-            + pad((sod / 60) % 60, 2) + ":" + pad(sod % 60, 2) + "." + pad(ms, 3) + "Z"
+        // Written digit by digit into the 24 bytes of the result: every create and update formats one, on
+        // the single writer thread, and the padded pieces joined as strings took a dozen allocations.
+        return String(unsafeUninitializedCapacity: 24) { out in
+            var i = 0
+            func put(_ value: Int, _ width: Int) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                var v = value
+                while divisor > 0 {
+                    out[i] = UInt8(truncatingIfNeeded: 48 + v / divisor)
+                    v %= divisor
+                    divisor /= 10
+                    i += 1
+                }
+            }
+            func sep(_ c: Character) {
+                out[i] = c.asciiValue ?? 0
+                i += 1
+            }
+            put(y, 4); sep("-"); put(m, 2); sep("-"); put(d, 2); sep("T")
+            put(sod / 3600, 2); sep(":"); put((sod / 60) % 60, 2); sep(":"); put(sod % 60, 2); sep(".")
+            put(ms, 3); sep("Z")
+            return i
+        }
     }
 
     /// The current time in the fixed-width form.
@@ -83,11 +105,6 @@ enum ParseDate {
         func num(_ s: Int, _ c: Int) -> Int { var v = 0; for i in s..<(s + c) { v = v * 10 + Int(b[i] - 48) }; return v }
         let days = daysFromCivil(year: num(0, 4), month: num(5, 2), day: num(8, 2))
         return (days * 86_400 + num(11, 2) * 3600 + num(14, 2) * 60 + num(17, 2)) * 1000 + num(20, 3)
-    }
-
-    private static func pad(_ v: Int, _ width: Int) -> String {
-        let s = String(v)
-        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 
     private static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
