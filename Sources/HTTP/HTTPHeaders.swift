@@ -96,6 +96,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     /// is exactly right; non-ASCII bytes must match exactly).
     @inlinable
     public static func namesEqual(_ a: String, _ b: String) -> Bool {
+        // Most comparisons of a lookup are with other headers' names, which usually differ in length; the
+        // byte count of a native string is stored, so this rejects them without touching the bytes.
+        guard a.utf8.count == b.utf8.count else { return false }
         var a = a, b = b
         return a.withUTF8 { ua in
             b.withUTF8 { ub in

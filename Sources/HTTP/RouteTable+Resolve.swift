@@ -36,7 +36,13 @@ extension RouteTable {
                 hostParameters = captures
             }
             if firstGroup == nil { firstGroup = group }
-            if let key = RouteTable.staticKey(relative), let routes = group.staticRoutes[key],
+            if group.onlyRootWildcard, let route = RouteTable.pick(group.root.wildcardRoutes, method) {
+                // What the tree walk would give: the wildcard takes the path from its first segment on.
+                let rest = relative.drop { $0 == "/" }
+                return .matched(RouteMatch(group: group, route: route, pathParameters: [:],
+                                           wildcard: RouteTable.decode(rest), hostParameters: hostParameters))
+            }
+            if !group.staticRoutes.isEmpty, let key = RouteTable.staticKey(relative), let routes = group.staticRoutes[key],
                let route = RouteTable.pick(routes, method) {
                 // A fully literal route matching the whole path outranks every other route of the group.
                 return .matched(RouteMatch(group: group, route: route, pathParameters: [:], wildcard: nil,

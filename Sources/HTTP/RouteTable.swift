@@ -61,6 +61,9 @@ final class CompiledGroup: Sendable {
     /// Routes made only of literal segments, by their path without the leading "/" (segments joined by
     /// "/"): the common case is then one dictionary lookup instead of a tree walk.
     let staticRoutes: [String: [CompiledRoute]]
+    /// True when the group's only routes are `*` routes at its root (an API that routes by itself, such as
+    /// Parse): every path below the prefix then goes to them without walking the tree.
+    let onlyRootWildcard: Bool
 
     init(spec: Router.GroupSpec) {
         prefix = spec.prefix
@@ -86,14 +89,19 @@ final class CompiledGroup: Sendable {
         }
         self.root = root
         self.staticRoutes = staticRoutes
+        onlyRootWildcard = !root.wildcardRoutes.isEmpty && root.routes.isEmpty && root.literals.isEmpty
+            && root.parameter == nil
     }
 
     /// The part of `rawPath` below this group's prefix, or nil when the prefix does not match.
     func relativePath(_ rawPath: String) -> Substring? {
         if prefix.isEmpty { return Substring(rawPath) }
-        guard rawPath.hasPrefix(prefix) else { return nil }
-        let rest = rawPath.dropFirst(prefix.utf8.count)
-        if rest.isEmpty || rest.hasPrefix("/") { return rest }
+        // Compared and cut on UTF-8 bytes: String.hasPrefix and dropFirst work on Characters, which is
+        // slower and, for a prefix followed by a combining mark, not even the same test.
+        let bytes = rawPath.utf8
+        guard bytes.starts(with: prefix.utf8) else { return nil }
+        let cut = bytes.index(bytes.startIndex, offsetBy: prefix.utf8.count)
+        if cut == bytes.endIndex || bytes[cut] == UInt8(ascii: "/") { return Substring(bytes[cut...]) }
         return nil
     }
 
