@@ -19,6 +19,24 @@ extension JSON {
     }
 }
 
+extension JSON {
+    /// Appends `s` as a quoted JSON string, escaped exactly as `serializedBytes` escapes strings.
+    public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
+        // Ids and timestamps, the usual callers, need no escape: copied in one piece.
+        let plain = s.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+        if plain {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        var writer = JSONWriter(continuing: out)
+        out = []
+        writer.writeString(s)
+        out = writer.out
+    }
+}
+
 extension JSONObject {
     /// Compact JSON text of the object (see `JSON.serializedBytes(sortedKeys:)`).
     public func serialized(sortedKeys: Bool = false) -> String { JSON.object(self).serialized(sortedKeys: sortedKeys) }
@@ -33,6 +51,12 @@ struct JSONWriter {
     init(sortedKeys: Bool) {
         self.sortedKeys = sortedKeys
         out.reserveCapacity(256)
+    }
+
+    /// A writer that appends to `out` (taken over, not copied, when the caller gives up its own).
+    init(continuing out: [UInt8]) {
+        sortedKeys = false
+        self.out = out
     }
 
     // Recursion depth equals the value's nesting. Values built by the parser are bounded by its

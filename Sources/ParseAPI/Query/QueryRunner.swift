@@ -13,7 +13,14 @@ struct QueryRunner {
     struct Output {
         var results: [JSONObject]
         var count: Int?
+        /// Set instead of `results` when the caller asked for serialized objects and the query allows them.
+        var serialized: [[UInt8]]?
     }
+
+    /// Ask for the results as serialized objects (`Output.serialized`) when nothing about the query or the
+    /// class changes how stored objects render: they are then written from their stored text without
+    /// being parsed (`PlainObjectBytes`). Callers that go on to change the results leave this off.
+    var serializedResults = false
 
     func find(_ className: String, _ q: QueryOptions, op: String = "find", extra: ((inout CompiledQuery) -> Void)? = nil)
         throws -> Output {
@@ -53,9 +60,15 @@ struct QueryRunner {
             cq.order.append(expr + " ASC")
             cq.orderArgs += nearArgs
         }
-        guard schema != nil else { return Output(results: [], count: q.count ? 0 : nil) }
+        guard schema != nil else { return Output(results: [], count: q.count ? 0 : nil, serialized: serializedResults ? [] : nil) }
+        // Everything ObjectRenderer could change besides what the stored text itself shows.
+        let plain = serializedResults && compiler.residual.isEmpty && !redirected && q.keys == nil
+            && q.excludeKeys.isEmpty && q.include.isEmpty && !q.includeAll && protected.isEmpty
+            && lists.userFields.isEmpty && !targetClass.hasPrefix("_") && compiler.textSearch == nil
+            && ObjectRenderer.addsNoFields(schema)
 
         var objects: [StoredObject] = []
+        var texts: [StoredText] = []
         var count: Int?
         // The time budget (spec §7.11) holds inside SQLite too: a long single step (an unindexed scan that
         // matches nothing) is interrupted there and answered with 124.
@@ -64,7 +77,7 @@ struct QueryRunner {
             if !(q.count && q.limit == 0) {
                 cq.limit = opts.limit
                 cq.skip = opts.skip
-                objects = try tx.run(cq)
+                if plain { texts = try tx.runText(cq) } else { objects = try tx.run(cq) }
             }
             if q.count { count = try tx.runCount(cq) }
         } else {
@@ -83,6 +96,14 @@ struct QueryRunner {
             }
             if q.count { count = matched }
         }
+        }
+        if plain {
+            let renderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)
+            let serialized = try texts.map { text -> [UInt8] in
+                if let bytes = PlainObjectBytes.render(text) { return bytes }
+                return JSON.object(renderer.render(try text.decoded())).serializedBytes()
+            }
+            return Output(results: [], count: count, serialized: serialized)
         }
         opts.keys = q.keys
         var renderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)

@@ -127,8 +127,13 @@ struct WhereCompiler {
     static func aclCondition(_ caller: Caller, placeholder: String = "?") -> (String, SQLScalar)? {
         guard !caller.readsAsMaster else { return nil }
         let group = JSON.array(caller.aclGroup.map { .string($0) }).serialized()
-        return ("o.rperm IS NULL OR EXISTS (SELECT 1 FROM json_each(o.rperm) WHERE value IN "
-                + "(SELECT value FROM json_each(\(placeholder))))", .text(group))
+        return (aclConditionSQL(placeholder: placeholder), .text(group))
+    }
+
+    /// The SQL of `aclCondition`, whose one parameter (at `placeholder`) is the caller's group as JSON.
+    static func aclConditionSQL(placeholder: String) -> String {
+        "o.rperm IS NULL OR EXISTS (SELECT 1 FROM json_each(o.rperm) WHERE value IN "
+            + "(SELECT value FROM json_each(\(placeholder))))"
     }
 }
 

@@ -116,7 +116,7 @@ enum BatchRoutes {
                                   caller: caller, clientAddress: app.clientAddress(http))
             if route.options.masterOnly { try sub.requireMaster() }
             if caller.isReadOnlyMaster, let denial = route.options.readOnlyDenial { throw ParseError(119, denial) }
-            return .success(try route.handler(sub).body)
+            return .success(try route.handler(sub).jsonBody)
         } catch {
             return .failure(app.mapError(error))
         }

@@ -66,12 +66,29 @@ enum ClassesRoutes {
         if cls == "_Session" && !c.caller.readsAsMaster && c.caller.userId == nil { throw ParseError.invalidSessionToken }
         let q = try QueryOptions.parse(c.params, config: c.config)
         let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId, token = c.sessionToken
+        let isBatchItem = c.isBatchItem
         let out = try withTextIndexes(c) {
             try c.read { tx in
                 var runner = QueryRunner(tx: tx, caller: caller, config: config, serverURL: url, appId: appId)
                 runner.currentToken = token
+                // A batch item's answer goes into the batch's JSON, so it stays a value there.
+                runner.serializedResults = !isBatchItem
                 return try runner.find(cls, q)
             }
+        }
+        if let objects = out.serialized {
+            // The same text as the JSONObject below would serialize to.
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(objects.reduce(40) { $0 + $1.count + 1 })
+            bytes.append(contentsOf: #"{"results":["#.utf8)
+            for (i, object) in objects.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: object)
+            }
+            bytes.append(UInt8(ascii: "]"))
+            if let n = out.count { bytes.append(contentsOf: #","count":\#(n)"#.utf8) }
+            bytes.append(UInt8(ascii: "}"))
+            return .ok(serialized: bytes)
         }
         var body: JSONObject = ["results": .array(out.results.map { .object($0) })]
         if let n = out.count { body["count"] = .number(JSONNumber(n)) }
@@ -124,11 +141,16 @@ enum ClassesRoutes {
     static func plainGet(_ c: ParseContext, _ cls: String, _ id: String) throws -> ParseReply? {
         let caller = c.caller, config = c.config
         guard let found = try c.readStatement({ tx in try tx.schemaAndObject(cls, id, caller: caller) }) else { return nil }
-        let schema = found.schema, object = found.object
+        let schema = found.schema
         try Schemas.requireReachable(schema, className: cls, caller: caller, config: config)
         guard try CLP.check("get", className: cls, schema: schema, caller: caller) == .allowed else { return nil }
         guard schema != nil, found.readable else { throw ParseError.objectNotFound }
         let lists = CLP.protectedLists(className: cls, schema: schema, caller: caller, serverWide: config.protectedFields)
+        if !c.isBatchItem, (lists.base ?? []).isEmpty, lists.userFields.isEmpty, ObjectRenderer.addsNoFields(schema),
+           let bytes = PlainObjectBytes.render(found.stored) {
+            return .ok(serialized: bytes)
+        }
+        let object = try found.stored.decoded()
         var renderer = ObjectRenderer(serverURL: c.serverURL, appId: c.app.appId, schema: schema)
         renderer.protectedFields = lists.base ?? []
         if !lists.userFields.isEmpty {

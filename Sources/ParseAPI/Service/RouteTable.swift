@@ -29,34 +29,48 @@ struct RouteTable: Sendable {
         case parameter(String)
     }
 
+    /// Routes that can take a request: same method and segment count.
+    private struct Shape: Hashable {
+        let method: HTTPMethod
+        let count: Int
+    }
+
     private(set) var entries: [Entry] = []
+    /// Indexes into `entries` by shape, in registration order, so a match looks at a handful of routes
+    /// instead of all of them.
+    private var byShape: [Shape: [Int]] = [:]
 
     mutating func add(_ method: HTTPMethod, _ pattern: String, _ options: RouteOptions = RouteOptions(),
                       _ handler: @escaping RouteHandler) {
         let segs = pattern.split(separator: "/").map { s -> Segment in
             s.hasPrefix(":") ? .parameter(String(s.dropFirst())) : .literal(String(s))
         }
+        byShape[Shape(method: method, count: segs.count), default: []].append(entries.count)
         entries.append(Entry(method: method, segments: segs, pattern: pattern, options: options, handler: handler))
     }
 
-    /// The best route for a method and decoded path segments: literals beat parameters.
+    /// The best route for a method and decoded path segments: literals beat parameters, and among equals
+    /// the first registered wins.
     func match(_ method: HTTPMethod, _ path: [String]) -> (Entry, [String: String])? {
-        var best: (Entry, [String: String], Int)?
-        for e in entries where e.method == method && e.segments.count == path.count {
-            var params: [String: String] = [:]
+        guard let candidates = byShape[Shape(method: method, count: path.count)] else { return nil }
+        var best: (index: Int, score: Int)?
+        for index in candidates {
             var score = 0
             var ok = true
-            for (seg, value) in zip(e.segments, path) {
-                switch seg {
-                case .literal(let l):
-                    if l != value { ok = false } else { score += 1 }
-                case .parameter(let name):
-                    params[name] = value
+            for (seg, value) in zip(entries[index].segments, path) {
+                if case .literal(let l) = seg {
+                    guard l == value else { ok = false; break }
+                    score += 1
                 }
-                if !ok { break }
             }
-            if ok, best.map({ score > $0.2 }) ?? true { best = (e, params, score) }
+            if ok, best.map({ score > $0.score }) ?? true { best = (index, score) }
         }
-        return best.map { ($0.0, $0.1) }
+        guard let best else { return nil }
+        let entry = entries[best.index]
+        var params: [String: String] = [:]
+        for (seg, value) in zip(entry.segments, path) {
+            if case .parameter(let name) = seg { params[name] = value }
+        }
+        return (entry, params)
     }
 }

@@ -10,7 +10,8 @@ enum StoreConflict: Error, Sendable, Equatable {
 struct SchemaAndObject {
     /// The stored schema (nil when the class has none; built-in fields of system classes are not added).
     var schema: ClassSchema?
-    var object: StoredObject
+    /// The object's row, its JSON not parsed yet.
+    var stored: StoredText
     /// Whether the caller's ACL group may read `object` (the same test as a query's ACL condition).
     var readable: Bool
 }
@@ -70,6 +71,8 @@ protocol ParseTransaction: AnyObject {
     /// Objects of `className` whose data at `path` (a hidden or plain top-level key) equals `value`.
     func find(_ className: String, path: [String], equals value: SQLScalar, limit: Int) throws -> [StoredObject]
     func run(_ query: CompiledQuery) throws -> [StoredObject]
+    /// `run` without parsing the rows' JSON.
+    func runText(_ query: CompiledQuery) throws -> [StoredText]
     func runCount(_ query: CompiledQuery) throws -> Int
     /// Streams the query's rows in order (limit/skip ignored); `body` returns false to stop.
     func stream(_ query: CompiledQuery, _ body: (StoredObject) throws -> Bool) throws

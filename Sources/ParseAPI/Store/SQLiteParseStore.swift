@@ -82,6 +82,7 @@ final class SQLiteTransaction: ParseTransaction {
         }
     }
 
+    /// The columns of an object row; `StoredText(row:first:)` reads them by position, in this order.
     static let objectColumns = "o.class, o.id, o.data, o.acl, o.created_at, o.updated_at"
 
     func value(_ s: SQLScalar) -> SQLValue {
@@ -102,18 +103,7 @@ final class SQLiteTransaction: ParseTransaction {
         }
     }
 
-    func decode(_ row: Row) throws -> StoredObject {
-        let dataText = row["data"].string ?? "{}"
-        guard let data = try? JSONParser.parse(dataText, options: StoredJSON.options).objectValue else {
-            throw StorageError.corrupt("parse_objects.data is not a JSON object")
-        }
-        var acl: JSONObject?
-        if let a = row["acl"].string, let parsed = try? JSONParser.parse(a, options: StoredJSON.options).objectValue {
-            acl = parsed
-        }
-        return StoredObject(className: row["class"].string ?? "", objectId: row["id"].string ?? "", data: data,
-                            acl: acl, createdAt: row["created_at"].string ?? "", updatedAt: row["updated_at"].string ?? "")
-    }
+    func decode(_ row: Row) throws -> StoredObject { try StoredText(row: row).decoded() }
 
     /// Maps SQLite uniqueness failures to the rule that was broken.
     func mapConflict(_ error: any Error) -> any Error {
@@ -141,23 +131,32 @@ final class SQLiteTransaction: ParseTransaction {
     /// class has no stored schema.
     func schemaAndObject(_ className: String, _ objectId: String, caller: Caller) throws -> SchemaAndObject? {
         var args: [SQLValue] = [.text(className), .text(objectId)]
-        var readable = "1"
-        // Numbered: a bare `?` in the select list would take number 2, before the WHERE's ?1 and ?2.
-        if let (condition, group) = WhereCompiler.aclCondition(caller, placeholder: "?3") {
-            readable = "(\(condition))"
+        var sql = Self.schemaAndObjectSQL.master
+        if let (_, group) = WhereCompiler.aclCondition(caller, placeholder: "?3") {
+            sql = Self.schemaAndObjectSQL.acl
             args.append(value(group))
         }
-        let sql = "SELECT (SELECT fields FROM parse_schemas WHERE class = ?1) AS s_fields, "
-            + "(SELECT clp FROM parse_schemas WHERE class = ?1) AS s_clp, "
-            + "(SELECT indexes FROM parse_schemas WHERE class = ?1) AS s_indexes, "
-            + "\(Self.objectColumns), \(readable) AS readable FROM parse_objects o WHERE o.class = ?1 AND o.id = ?2"
         guard let row = try db.queryOne(sql, args) else { return nil }
         var schema: ClassSchema?
         if let fields = row["s_fields"].string {
             schema = try decodeSchema(className, fields: fields, clp: row["s_clp"].string, indexes: row["s_indexes"].string)
         }
-        return SchemaAndObject(schema: schema, object: try decode(row), readable: row["readable"].int64 == 1)
+        // The three schema columns come first.
+        return SchemaAndObject(schema: schema, stored: StoredText(row: row, first: 3), readable: row["readable"].int64 == 1)
     }
+
+    /// The statement of `schemaAndObject`, for the master key and for everyone else (the ACL condition,
+    /// whose group is ?3). Built once: the text was assembled again for every GET.
+    static let schemaAndObjectSQL: (master: String, acl: String) = {
+        func sql(readable: String) -> String {
+            "SELECT (SELECT fields FROM parse_schemas WHERE class = ?1) AS s_fields, "
+                + "(SELECT clp FROM parse_schemas WHERE class = ?1) AS s_clp, "
+                + "(SELECT indexes FROM parse_schemas WHERE class = ?1) AS s_indexes, "
+                + "\(objectColumns), \(readable) AS readable FROM parse_objects o WHERE o.class = ?1 AND o.id = ?2"
+        }
+        // Numbered: a bare `?` in the select list would take number 2, before the WHERE's ?1 and ?2.
+        return (sql(readable: "1"), sql(readable: "(\(WhereCompiler.aclConditionSQL(placeholder: "?3")))"))
+    }()
 
     func objects(_ className: String, ids: [String]) throws -> [StoredObject] {
         guard !ids.isEmpty else { return [] }
@@ -233,13 +232,17 @@ final class SQLiteTransaction: ParseTransaction {
     }
 
     func run(_ q: CompiledQuery) throws -> [StoredObject] {
+        try runText(q).map { try $0.decoded() }
+    }
+
+    func runText(_ q: CompiledQuery) throws -> [StoredText] {
         var (sql, args) = selectSQL(q, columns: Self.objectColumns)
         sql += " ORDER BY " + (q.order + ["o.seq"]).joined(separator: ", ")
         args += q.orderArgs.map(value)
         // LIMIT -1 is SQLite's "no limit", needed when only OFFSET is given.
         sql += " LIMIT ? OFFSET ?"
         args += [.integer(Int64(q.limit ?? -1)), .integer(Int64(q.skip))]
-        return try db.query(sql, args).map(decode)
+        return try db.query(sql, args).map { StoredText(row: $0) }
     }
 
     func stream(_ q: CompiledQuery, _ body: (StoredObject) throws -> Bool) throws {

@@ -14,6 +14,13 @@ struct ObjectRenderer {
 
     static let alwaysSelected: Set<String> = ["objectId", "createdAt", "updatedAt", "ACL"]
 
+    /// True when rendering objects of this schema adds no field of its own: no relation field, whose
+    /// descriptor `render` adds. With no field removed either (no protected fields, `keys`, `excludeKeys`)
+    /// and not a system class, an object then renders as stored (`PlainObjectBytes`).
+    static func addsNoFields(_ schema: ClassSchema?) -> Bool {
+        !(schema?.fields.contains { if case .relation = $0.field.type { return true } else { return false } } ?? false)
+    }
+
     func render(_ o: StoredObject) -> JSONObject {
         var out: JSONObject = ["objectId": .string(o.objectId)]
         for (k, v) in o.data {

@@ -5,14 +5,29 @@ import HTTP
 struct ParseReply: Sendable {
     var status: Int
     var body: JSON
+    /// The body already serialized (objects rendered straight from their stored text); when set, `body` is
+    /// not used.
+    var bodyBytes: [UInt8]?
     var headers: [(String, String)] = []
     /// Raw (non-JSON) responses such as file downloads bypass `body`.
     var raw: HTTPResponse?
     /// Set when the answer comes later, once a write job committed (ParseContext.writeParked).
     var parked: ParkedResponse?
 
+    /// The body as a value, parsed back from `bodyBytes` when the answer was serialized already.
+    var jsonBody: JSON {
+        guard let bodyBytes else { return body }
+        return (try? JSONParser.parse(bodyBytes, options: StoredJSON.options)) ?? .null
+    }
+
     static func okJSON(_ body: JSON) -> ParseReply { ParseReply(status: 200, body: body) }
     static func ok(_ body: JSONObject) -> ParseReply { ParseReply(status: 200, body: .object(body)) }
+    /// 200 with a body that is already JSON text.
+    static func ok(serialized: [UInt8]) -> ParseReply {
+        var r = ParseReply(status: 200, body: .null)
+        r.bodyBytes = serialized
+        return r
+    }
     static func created(_ body: JSONObject, location: String?) -> ParseReply {
         var r = ParseReply(status: 201, body: .object(body))
         if let location { r.headers.append(("Location", location)) }
@@ -51,13 +66,20 @@ struct ResponseWriter: Sendable {
     }
 
     func json(_ status: Int, _ body: JSON, origin: String?, extra: [(String, String)] = []) -> HTTPResponse {
+        json(status, serialized: body.serializedBytes(), origin: origin, extra: extra)
+    }
+
+    /// An answer whose body is already JSON text.
+    func json(_ status: Int, serialized body: [UInt8], origin: String?, extra: [(String, String)] = []) -> HTTPResponse {
         var headers = HTTPHeaders()
-        headers.set("Content-Type", "application/json; charset=utf-8")
+        headers.reserveCapacity(6 + extra.count)
+        // Added, not set: the list starts empty, so there is nothing to replace (cors and extra do set).
+        headers.add("Content-Type", "application/json; charset=utf-8")
         // Parse-Swift caches every response; no-store forces it to ask again (spec §2.7).
-        headers.set("Cache-Control", "no-store")
+        headers.add("Cache-Control", "no-store")
         cors(&headers, origin: origin)
         for (k, v) in extra { headers.set(k, v) }
-        return HTTPResponse(status: HTTPStatus(code: status), headers: headers, body: .bytes(body.serializedBytes()))
+        return HTTPResponse(status: HTTPStatus(code: status), headers: headers, body: .bytes(body))
     }
 
     func reply(_ r: ParseReply, origin: String?) -> HTTPResponse {
@@ -65,6 +87,7 @@ struct ResponseWriter: Sendable {
             cors(&raw.headers, origin: origin)
             return raw
         }
+        if let bytes = r.bodyBytes { return json(r.status, serialized: bytes, origin: origin, extra: r.headers) }
         return json(r.status, r.body, origin: origin, extra: r.headers)
     }
 

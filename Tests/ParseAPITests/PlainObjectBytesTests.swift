@@ -1,0 +1,71 @@
+import XCTest
+import Core
+@testable import ParseAPI
+
+/// Objects written from their stored text must be byte for byte what parsing and rendering them gives.
+final class PlainObjectBytesTests: XCTestCase {
+    private func stored(_ data: String, acl: String? = nil) -> StoredText {
+        var row = StoredText(className: "Probe", objectId: "Ab3dE5gH9k", data: data, acl: acl,
+                             createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2024-05-02T11:30:00.123Z")
+        // What the writer stores is the serializer's own text.
+        row.data = (try? JSONParser.parse(data).serialized()) ?? data
+        return row
+    }
+
+    private func slow(_ text: StoredText, schema: ClassSchema? = nil) throws -> [UInt8] {
+        let renderer = ObjectRenderer(serverURL: "http://h/parse", appId: "app", schema: schema)
+        return JSON.object(renderer.render(try text.decoded())).serializedBytes()
+    }
+
+    func testPlainObjectsMatchTheFullRenderingByteForByte() throws {
+        let cases = [
+            "{}",
+            #"{"name":"Omelette","servings":2,"price":9.5,"isAvailable":true,"nothing":null}"#,
+            #"{"big":12345678901234567890,"exp":1.5e-7,"neg":-0.0,"int":-42}"#,
+            #"{"text":"quote \" backslash \\ tab \t newline \n nul \u0000 bell \u0007 é 日本 😀 </script>"}"#,
+            #"{"list":[1,"two",[3,[4]],{"five":5},null,true],"empty":[],"obj":{}}"#,
+            #"{"when":{"__type":"Date","iso":"2023-11-14T22:13:20.123Z"},"where":{"__type":"GeoPoint","latitude":1.5,"longitude":-2}}"#,
+            #"{"owner":{"__type":"Pointer","className":"_User","objectId":"u1"},"raw":{"__type":"Bytes","base64":"AAE="}}"#,
+            #"{"nested":{"_private":1,"__type":"Custom","deep":{"_x":[{"_y":2}]}}}"#,
+            #"{"ingredients":[{"name":"Egg","quantity":2},{"name":"Salt","quantity":0.5}],"side":["Toast","Salad"]}"#,
+            #"{"looksLikeFile":"\"__type\":\"File\"","under_score":1,"a_":2}"#,
+        ]
+        for data in cases {
+            for acl in [nil, #"{"*":{"read":true},"u1":{"read":true,"write":true},"role:admins":{"write":true}}"#] {
+                let text = stored(data, acl: acl.map { (try? JSONParser.parse($0).serialized()) ?? $0 })
+                let fast = try XCTUnwrap(PlainObjectBytes.render(text), data)
+                XCTAssertEqual(String(decoding: fast, as: UTF8.self), String(decoding: try slow(text), as: UTF8.self), data)
+            }
+        }
+    }
+
+    func testObjectsThatRenderingChangesAreLeftToIt() throws {
+        for data in [
+            #"{"_hidden":1,"name":"x"}"#,
+            #"{"name":"x","_rperm":["*"]}"#,
+            #"{"photo":{"__type":"File","name":"abc_photo.jpg"}}"#,
+            #"{"album":[{"cover":{"__type":"File","name":"c.png"}}]}"#,
+        ] {
+            XCTAssertNil(PlainObjectBytes.render(stored(data)), data)
+        }
+        XCTAssertNil(PlainObjectBytes.render(StoredText(className: "Probe", objectId: "x", data: "[1]", acl: nil,
+                                                        createdAt: "", updatedAt: "")))
+    }
+
+    func testRelationFieldsKeepTheFullRendering() {
+        var schema = ClassSchema(className: "Probe")
+        schema.fields.append(("title", FieldDefinition(type: .string)))
+        XCTAssertTrue(ObjectRenderer.addsNoFields(schema))
+        XCTAssertTrue(ObjectRenderer.addsNoFields(nil))
+        schema.fields.append(("likes", FieldDefinition(type: .relation("_User"))))
+        XCTAssertFalse(ObjectRenderer.addsNoFields(schema))
+    }
+}
+
+final class SerializedReplyTests: XCTestCase {
+    func testASerializedAnswerReadsBackAsItsValue() {
+        let reply = ParseReply.ok(serialized: Array(#"{"results":[{"objectId":"a","n":1}],"count":1}"#.utf8))
+        XCTAssertEqual(reply.jsonBody, ["results": [["objectId": "a", "n": 1]], "count": 1])
+        XCTAssertEqual(ParseReply.ok(["x": true]).jsonBody, ["x": true])
+    }
+}
