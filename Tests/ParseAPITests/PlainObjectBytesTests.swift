@@ -5,11 +5,11 @@ import Core
 /// Objects written from their stored text must be byte for byte what parsing and rendering them gives.
 final class PlainObjectBytesTests: XCTestCase {
     private func stored(_ data: String, acl: String? = nil) -> StoredText {
-        var row = StoredText(className: "Probe", objectId: "Ab3dE5gH9k", data: data, acl: acl,
-                             createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2024-05-02T11:30:00.123Z")
         // What the writer stores is the serializer's own text.
-        row.data = (try? JSONParser.parse(data).serialized()) ?? data
-        return row
+        let canonical = (try? JSONParser.parse(data).serialized()) ?? data
+        return StoredText(className: "Probe", objectId: "Ab3dE5gH9k", data: Array(canonical.utf8),
+                          acl: acl.map { Array($0.utf8) },
+                          createdAt: "2024-05-01T10:00:00.000Z", updatedAt: "2024-05-02T11:30:00.123Z")
     }
 
     private func slow(_ text: StoredText, schema: ClassSchema? = nil) throws -> [UInt8] {
@@ -48,8 +48,17 @@ final class PlainObjectBytesTests: XCTestCase {
         ] {
             XCTAssertNil(PlainObjectBytes.render(stored(data)), data)
         }
-        XCTAssertNil(PlainObjectBytes.render(StoredText(className: "Probe", objectId: "x", data: "[1]", acl: nil,
+        XCTAssertNil(PlainObjectBytes.render(StoredText(className: "Probe", objectId: "x", data: Array("[1]".utf8), acl: nil,
                                                         createdAt: "", updatedAt: "")))
+    }
+
+    func testIdsAndTimestampsThatNeedEscapesAreEscaped() throws {
+        let text = StoredText(className: "Probe", objectId: "a\"b\\c", data: Array(#"{"n":1}"#.utf8), acl: nil,
+                              createdAt: "t\u{1}", updatedAt: "u")
+        let fast = try XCTUnwrap(PlainObjectBytes.render(text))
+        XCTAssertEqual(String(decoding: fast, as: UTF8.self),
+                       #"{"objectId":"a\"b\\c","n":1,"createdAt":"t\u0001","updatedAt":"u"}"#)
+        XCTAssertEqual(try JSONParser.parse(fast), ["objectId": "a\"b\\c", "n": 1, "createdAt": "t\u{1}", "updatedAt": "u"])
     }
 
     func testRelationFieldsKeepTheFullRendering() {

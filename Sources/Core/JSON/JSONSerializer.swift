@@ -22,17 +22,22 @@ extension JSON {
 extension JSON {
     /// Appends `s` as a quoted JSON string, escaped exactly as `serializedBytes` escapes strings.
     public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
+        var text = s
+        text.withUTF8 { appendQuoted(utf8: $0, to: &out) }
+    }
+
+    /// Appends the UTF-8 text in `bytes` as a quoted JSON string (see `appendQuoted(_:to:)`).
+    public static func appendQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         // Ids and timestamps, the usual callers, need no escape: copied in one piece.
-        let plain = s.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        if plain {
+        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: s.utf8)
+            out.append(contentsOf: bytes)
             out.append(UInt8(ascii: "\""))
             return
         }
         var writer = JSONWriter(continuing: out)
         out = []
-        writer.writeString(s)
+        writer.writeString(String(decoding: bytes, as: UTF8.self))
         out = writer.out
     }
 }

@@ -13,8 +13,9 @@ struct QueryRunner {
     struct Output {
         var results: [JSONObject]
         var count: Int?
-        /// Set instead of `results` when the caller asked for serialized objects and the query allows them.
-        var serialized: [[UInt8]]?
+        /// Set instead of `results` when the caller asked for serialized objects and the query allows them:
+        /// the objects' JSON separated by commas.
+        var serialized: [UInt8]?
     }
 
     /// Ask for the results as serialized objects (`Output.serialized`) when nothing about the query or the
@@ -68,7 +69,8 @@ struct QueryRunner {
             && ObjectRenderer.addsNoFields(schema)
 
         var objects: [StoredObject] = []
-        var texts: [StoredText] = []
+        var serialized: [UInt8] = []
+        let plainRenderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)
         var count: Int?
         // The time budget (spec §7.11) holds inside SQLite too: a long single step (an unindexed scan that
         // matches nothing) is interrupted there and answered with 124.
@@ -77,7 +79,14 @@ struct QueryRunner {
             if !(q.count && q.limit == 0) {
                 cq.limit = opts.limit
                 cq.skip = opts.skip
-                if plain { texts = try tx.runText(cq) } else { objects = try tx.run(cq) }
+                if plain {
+                    serialized.reserveCapacity(4096)
+                    _ = try tx.runPlain(cq, into: &serialized) { text in
+                        JSON.object(plainRenderer.render(try text.decoded())).serializedBytes()
+                    }
+                } else {
+                    objects = try tx.run(cq)
+                }
             }
             if q.count { count = try tx.runCount(cq) }
         } else {
@@ -97,14 +106,7 @@ struct QueryRunner {
             if q.count { count = matched }
         }
         }
-        if plain {
-            let renderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)
-            let serialized = try texts.map { text -> [UInt8] in
-                if let bytes = PlainObjectBytes.render(text) { return bytes }
-                return JSON.object(renderer.render(try text.decoded())).serializedBytes()
-            }
-            return Output(results: [], count: count, serialized: serialized)
-        }
+        if plain { return Output(results: [], count: count, serialized: serialized) }
         opts.keys = q.keys
         var renderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)
         renderer.protectedFields = protected

@@ -79,12 +79,9 @@ enum ClassesRoutes {
         if let objects = out.serialized {
             // The same text as the JSONObject below would serialize to.
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(objects.reduce(40) { $0 + $1.count + 1 })
+            bytes.reserveCapacity(objects.count + 40)
             bytes.append(contentsOf: #"{"results":["#.utf8)
-            for (i, object) in objects.enumerated() {
-                if i > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: object)
-            }
+            bytes.append(contentsOf: objects)
             bytes.append(UInt8(ascii: "]"))
             if let n = out.count { bytes.append(contentsOf: #","count":\#(n)"#.utf8) }
             bytes.append(UInt8(ascii: "}"))

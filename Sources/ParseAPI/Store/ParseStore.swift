@@ -73,6 +73,10 @@ protocol ParseTransaction: AnyObject {
     func run(_ query: CompiledQuery) throws -> [StoredObject]
     /// `run` without parsing the rows' JSON.
     func runText(_ query: CompiledQuery) throws -> [StoredText]
+    /// `run`, with the objects written to `out` as JSON, separated by commas: each object whose stored text
+    /// renders as it is (`PlainObjectBytes`) straight from its row, the others through `render`. Returns
+    /// how many objects were written.
+    func runPlain(_ query: CompiledQuery, into out: inout [UInt8], render: (StoredText) throws -> [UInt8]) throws -> Int
     func runCount(_ query: CompiledQuery) throws -> Int
     /// Streams the query's rows in order (limit/skip ignored); `body` returns false to stop.
     func stream(_ query: CompiledQuery, _ body: (StoredObject) throws -> Bool) throws

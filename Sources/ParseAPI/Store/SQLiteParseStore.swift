@@ -236,13 +236,49 @@ final class SQLiteTransaction: ParseTransaction {
     }
 
     func runText(_ q: CompiledQuery) throws -> [StoredText] {
+        let (sql, args) = pagedSQL(q)
+        var rows: [StoredText] = []
+        try db.forEachRow(sql, args) { rows.append(StoredText(columns: $0)); return true }
+        return rows
+    }
+
+    func runPlain(_ q: CompiledQuery, into out: inout [UInt8], render: (StoredText) throws -> [UInt8]) throws -> Int {
+        let (sql, args) = pagedSQL(q)
+        var count = 0
+        try db.forEachRow(sql, args) { row in
+            if count > 0 { out.append(UInt8(ascii: ",")) }
+            count += 1
+            // Columns as objectColumns orders them: class, id, data, acl, created_at, updated_at.
+            let written = row.withBytes(1) { id in
+                row.withBytes(2) { data in
+                    row.withBytes(4) { created in
+                        row.withBytes(5) { updated in
+                            row.isNull(3)
+                                ? PlainObjectBytes.append(objectId: id, data: data, acl: nil, createdAt: created,
+                                                          updatedAt: updated, to: &out)
+                                : row.withBytes(3) { acl in
+                                    PlainObjectBytes.append(objectId: id, data: data, acl: acl, createdAt: created,
+                                                            updatedAt: updated, to: &out)
+                                } ?? false
+                        } ?? false
+                    } ?? false
+                } ?? false
+            } ?? false
+            if !written { out.append(contentsOf: try render(StoredText(columns: row))) }
+            return true
+        }
+        return count
+    }
+
+    /// The statement of `run`: the query's order, then creation order, with its page.
+    private func pagedSQL(_ q: CompiledQuery) -> (String, [SQLValue]) {
         var (sql, args) = selectSQL(q, columns: Self.objectColumns)
         sql += " ORDER BY " + (q.order + ["o.seq"]).joined(separator: ", ")
         args += q.orderArgs.map(value)
         // LIMIT -1 is SQLite's "no limit", needed when only OFFSET is given.
         sql += " LIMIT ? OFFSET ?"
         args += [.integer(Int64(q.limit ?? -1)), .integer(Int64(q.skip))]
-        return try db.query(sql, args).map { StoredText(row: $0) }
+        return (sql, args)
     }
 
     func stream(_ q: CompiledQuery, _ body: (StoredObject) throws -> Bool) throws {

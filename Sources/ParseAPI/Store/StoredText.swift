@@ -7,10 +7,10 @@ import Storage
 struct StoredText: Sendable {
     var className: String
     var objectId: String
-    /// `data` as stored (serialized by this server).
-    var data: String
+    /// `data` as stored (serialized by this server), as UTF-8 bytes.
+    var data: [UInt8]
     /// The ACL as stored, nil for none.
-    var acl: String?
+    var acl: [UInt8]?
     var createdAt: String
     var updatedAt: String
 }
@@ -21,10 +21,20 @@ extension StoredText {
     init(row: Row, first: Int = 0) {
         className = row[first].string ?? ""
         objectId = row[first + 1].string ?? ""
-        data = row[first + 2].string ?? "{}"
-        acl = row[first + 3].string
+        data = Array((row[first + 2].string ?? "{}").utf8)
+        acl = row[first + 3].string.map { Array($0.utf8) }
         createdAt = row[first + 4].string ?? ""
         updatedAt = row[first + 5].string ?? ""
+    }
+
+    /// The same columns straight off the statement: data and ACL are copied as bytes, never made strings.
+    init(columns row: ColumnReader, first: Int = 0) {
+        className = row.string(first) ?? ""
+        objectId = row.string(first + 1) ?? ""
+        data = row.bytes(first + 2) ?? Array("{}".utf8)
+        acl = row.bytes(first + 3)
+        createdAt = row.string(first + 4) ?? ""
+        updatedAt = row.string(first + 5) ?? ""
     }
 
     /// The object with its data and ACL parsed.

@@ -14,29 +14,57 @@ import Core
 enum PlainObjectBytes {
     /// The object's JSON bytes, or nil when its data holds something that rendering changes.
     static func render(_ stored: StoredText) -> [UInt8]? {
-        var data = stored.data
-        return data.withUTF8 { text -> [UInt8]? in
-            guard text.count >= 2, text[0] == UInt8(ascii: "{"), text[text.count - 1] == UInt8(ascii: "}"),
-                  !needsRendering(text) else { return nil }
-            var out: [UInt8] = []
-            out.reserveCapacity(text.count + (stored.acl?.utf8.count ?? 0) + 110)
-            out.append(contentsOf: #"{"objectId":"#.utf8)
-            JSON.appendQuoted(stored.objectId, to: &out)
-            if text.count > 2 {
-                out.append(UInt8(ascii: ","))
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[1..<(text.count - 1)]))
+        var objectId = stored.objectId, createdAt = stored.createdAt, updatedAt = stored.updatedAt
+        return objectId.withUTF8 { id in
+            createdAt.withUTF8 { created in
+                updatedAt.withUTF8 { updated in
+                    stored.data.withUnsafeBufferPointer { data in
+                        guard let acl = stored.acl else {
+                            return render(objectId: id, data: data, acl: nil, createdAt: created, updatedAt: updated)
+                        }
+                        return acl.withUnsafeBufferPointer {
+                            render(objectId: id, data: data, acl: $0, createdAt: created, updatedAt: updated)
+                        }
+                    }
+                }
             }
-            out.append(contentsOf: #","createdAt":"#.utf8)
-            JSON.appendQuoted(stored.createdAt, to: &out)
-            out.append(contentsOf: #","updatedAt":"#.utf8)
-            JSON.appendQuoted(stored.updatedAt, to: &out)
-            if let acl = stored.acl {
-                out.append(contentsOf: #","ACL":"#.utf8)
-                out.append(contentsOf: acl.utf8)
-            }
-            out.append(UInt8(ascii: "}"))
-            return out
         }
+    }
+
+    /// The same from the row's columns as UTF-8 bytes (a query renders straight from SQLite's buffers).
+    static func render(objectId: UnsafeBufferPointer<UInt8>, data: UnsafeBufferPointer<UInt8>,
+                       acl: UnsafeBufferPointer<UInt8>?, createdAt: UnsafeBufferPointer<UInt8>,
+                       updatedAt: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + (acl?.count ?? 0) + objectId.count + 100)
+        guard append(objectId: objectId, data: data, acl: acl, createdAt: createdAt, updatedAt: updatedAt, to: &out)
+        else { return nil }
+        return out
+    }
+
+    /// Appends the object's JSON to `out` and returns true, or leaves `out` alone and returns false when
+    /// its data holds something that rendering changes.
+    static func append(objectId: UnsafeBufferPointer<UInt8>, data: UnsafeBufferPointer<UInt8>,
+                       acl: UnsafeBufferPointer<UInt8>?, createdAt: UnsafeBufferPointer<UInt8>,
+                       updatedAt: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
+        guard data.count >= 2, data[0] == UInt8(ascii: "{"), data[data.count - 1] == UInt8(ascii: "}"),
+              !needsRendering(data) else { return false }
+        out.append(contentsOf: #"{"objectId":"#.utf8)
+        JSON.appendQuoted(utf8: objectId, to: &out)
+        if data.count > 2 {
+            out.append(UInt8(ascii: ","))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: data[1..<(data.count - 1)]))
+        }
+        out.append(contentsOf: #","createdAt":"#.utf8)
+        JSON.appendQuoted(utf8: createdAt, to: &out)
+        out.append(contentsOf: #","updatedAt":"#.utf8)
+        JSON.appendQuoted(utf8: updatedAt, to: &out)
+        if let acl {
+            out.append(contentsOf: #","ACL":"#.utf8)
+            out.append(contentsOf: acl)
+        }
+        out.append(UInt8(ascii: "}"))
+        return true
     }
 
     /// Whether the stored text holds a file (which gets its URL) or a top-level `_` member (which is

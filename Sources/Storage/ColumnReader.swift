@@ -1,0 +1,62 @@
+import CSQLite
+
+/// The current row of a statement being stepped, read column by column (0-based) without building a
+/// `Row`: no column names, no value array, and text can be taken as bytes without making a `String`.
+///
+/// Valid only inside the `Database.forEachRow` call that hands it out; it must not be kept.
+public struct ColumnReader {
+    let handle: OpaquePointer
+
+    /// The number of columns.
+    public var count: Int { Int(sqlite3_column_count(handle)) }
+
+    /// True when column `i` is NULL (or out of range).
+    public func isNull(_ i: Int) -> Bool {
+        guard i >= 0, i < count else { return true }
+        return sqlite3_column_type(handle, Int32(i)) == SQLITE_NULL
+    }
+
+    /// Column `i` as text; nil when NULL or out of range (numbers are converted by SQLite).
+    public func string(_ i: Int) -> String? {
+        withBytes(i) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Column `i`'s text or blob bytes; nil when NULL or out of range.
+    public func bytes(_ i: Int) -> [UInt8]? {
+        withBytes(i) { Array($0) }
+    }
+
+    /// Column `i` as an integer; nil when NULL or out of range.
+    public func int64(_ i: Int) -> Int64? {
+        guard !isNull(i) else { return nil }
+        return sqlite3_column_int64(handle, Int32(i))
+    }
+
+    /// Calls `body` with column `i`'s text or blob bytes in SQLite's own buffer (valid during the call
+    /// only); nil when the column is NULL or out of range.
+    public func withBytes<T>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
+        guard !isNull(i) else { return nil }
+        let column = Int32(i)
+        let type = sqlite3_column_type(handle, column)
+        // The pointer before the length, as SQLite documents, so no conversion happens in between.
+        let pointer: UnsafeRawPointer? = type == SQLITE_BLOB
+            ? sqlite3_column_blob(handle, column)
+            : sqlite3_column_text(handle, column).map { UnsafeRawPointer($0) }
+        let length = Int(sqlite3_column_bytes(handle, column))
+        guard let pointer, length > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length))
+    }
+}
+
+extension Database {
+    /// Streams rows to `body` as `ColumnReader`s (valid only during each call); returning false stops early.
+    /// For hot paths that read many rows: `forEach` builds a `Row` with every column as a value.
+    public func forEachRow(_ sql: String, _ args: [SQLValue] = [], _ body: (ColumnReader) throws -> Bool) throws {
+        try withStatement(sql, args) { statement in
+            let reader = ColumnReader(handle: statement.handle)
+            while try statement.step(connection: handle) {
+                guard try body(reader) else { break }
+            }
+        }
+    }
+}
