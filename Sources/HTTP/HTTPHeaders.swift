@@ -31,8 +31,17 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
 
     /// The first value of `name`, case-insensitively; nil when absent.
     public subscript(name: String) -> String? {
-        for entry in entries where HTTPHeaders.namesEqual(entry.name, name) { return entry.value }
-        return nil
+        // Borrowed through the buffer rather than copied out entry by entry: a lookup runs for every header
+        // an API checks (a dozen per Parse request), and copying each entry retained and released both of
+        // its strings.
+        let length = name.utf8.count
+        return entries.withUnsafeBufferPointer { buffer -> String? in
+            for i in buffer.indices where buffer[i].name.utf8.count == length
+                && HTTPHeaders.namesEqual(buffer[i].name, name) {
+                return buffer[i].value
+            }
+            return nil
+        }
     }
 
     /// Every value of `name`, in order.

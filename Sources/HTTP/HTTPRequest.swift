@@ -96,9 +96,10 @@ enum RequestTarget {
         }
         let rawPath: Substring
         let query: Substring
-        if let mark = rest.firstIndex(of: "?") {
+        // Searched on UTF-8 bytes: Substring.firstIndex(of:) walks Characters, a cost per byte of the path.
+        if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
             rawPath = rest[..<mark]
-            query = rest[rest.index(after: mark)...]
+            query = rest[rest.utf8.index(after: mark)...]
         } else {
             rawPath = rest
             query = ""

@@ -69,13 +69,31 @@ final class RateLimiter: Sendable {
     let rules: [RateLimitRule]
     private struct Bucket { var start: Double; var count: Int }
     private let buckets = Mutex<[String: Bucket]>([:])
+    /// Rules without `*`, by their exact path; and the indexes of the others. Every request is checked, and
+    /// the usual rules name one path each, so one lookup finds them instead of a walk over every rule.
+    private let exactRules: [String: [Int]]
+    private let globRules: [Int]
 
-    init(rules: [RateLimitRule]) { self.rules = rules }
+    init(rules: [RateLimitRule]) {
+        self.rules = rules
+        var exact: [String: [Int]] = [:]
+        var glob: [Int] = []
+        for (index, rule) in rules.enumerated() {
+            if rule.path.utf8.contains(UInt8(ascii: "*")) { glob.append(index) } else { exact[rule.path, default: []].append(index) }
+        }
+        exactRules = exact
+        globRules = glob
+    }
 
     /// Throws 429 (code 100) when any matching rule is over its count. `path` is relative to the mount.
     func check(path: String, method: String, caller: Caller, clientAddress: String) throws {
+        var candidates = exactRules[path] ?? []
+        for index in globRules where rules[index].matches(path) { candidates.append(index) }
+        guard !candidates.isEmpty else { return }
+        candidates.sort()
         let loopback = clientAddress == "127.0.0.1" || clientAddress == "::1" || clientAddress.hasPrefix("::ffff:127.")
-        for (index, rule) in rules.enumerated() where rule.matches(path) {
+        for index in candidates {
+            let rule = rules[index]
             if let methods = rule.methods, !methods.contains(method) { continue }
             if caller.readsAsMaster && !rule.includeMasterKey { continue }
             // Internal (loopback) requests are not limited unless the rule says so, as in Parse Server.
