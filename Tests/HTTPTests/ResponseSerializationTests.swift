@@ -25,9 +25,12 @@ final class ResponseSerializationTests: XCTestCase {
         headers.add("Content-Length", "999")
         headers.add("Connection", "keep-alive")
         headers.add("X-Echo", "a\r\nInjected: yes")
+        // Short values are stored inline in the String; they are cleaned the same way.
+        headers.add("X-Short", "x\ny\u{0}z")
         let text = serialize(HTTPResponse(status: .ok, headers: headers, body: .bytes([1, 2])), keepAlive: false)
         XCTAssertFalse(text.contains("999"))
         XCTAssertTrue(text.contains("X-Echo: a  Injected: yes\r\n"))
+        XCTAssertTrue(text.contains("X-Short: x y z\r\n"))
         XCTAssertTrue(text.contains("Content-Length: 2\r\n"))
         XCTAssertTrue(text.hasSuffix("Connection: close\r\n\r\n"))
     }

@@ -97,14 +97,17 @@ enum ResponseHeadWriter {
     /// Appends header text with CR, LF and NUL replaced by spaces, so no value (some echo request data)
     /// can split the response.
     static func appendSanitized(_ text: String, to out: inout [UInt8]) {
-        let clean = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard !bytes.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else { return false }
-            out.append(contentsOf: bytes)
-            return true
-        }
-        if clean == true { return }
-        for byte in text.utf8 {
-            out.append(byte == 13 || byte == 10 || byte == 0 ? 32 : byte)
+        // withUTF8, not utf8.withContiguousStorageIfAvailable: the latter has no storage to offer for the
+        // small strings most header names and values are, which then went byte by byte.
+        var text = text
+        text.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                out.append(contentsOf: bytes)
+                return
+            }
+            for byte in bytes {
+                out.append(byte == 13 || byte == 10 || byte == 0 ? 32 : byte)
+            }
         }
     }
 
