@@ -28,6 +28,31 @@ final class WhereSQLTests: XCTestCase {
         XCTAssertTrue(args.contains(.text("[1,2,3]")))
     }
 
+    func testComparisonsOnTypedFieldsSkipTheTypeTestAndMatchTheSame() throws {
+        for body in [#"{"n":1,"s":"a"}"#, #"{"n":2.5,"s":"b"}"#, #"{"n":3,"s":"c"}"#, #"{"n":null,"s":null}"#, #"{"other":true}"#,
+                     #"{"o":{"n":"2"}}"#, #"{"o":{"n":2}}"#] {
+            _ = try server.json("POST", "/parse/classes/C", body: body, status: 201)
+        }
+        // n is a Number and s a String in the schema: every stored value has that type (or is null or absent),
+        // so the json_type test is left out; a path into an Object has no schema type and keeps it.
+        let (typed, _) = try compile(#"{"n":{"$gte":2}}"#)
+        XCTAssertFalse(typed.contains("json_type"), typed)
+        let (text, _) = try compile(#"{"s":{"$lt":"c"}}"#)
+        XCTAssertFalse(text.contains("json_type"), text)
+        let (nested, _) = try compile(#"{"o.n":{"$gte":2}}"#)
+        XCTAssertTrue(nested.contains("json_type"), nested)
+        func count(_ w: String) throws -> Int {
+            try server.json("GET", "/parse/classes/C?where=" + (w.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
+                            status: 200)["results"]?.arrayValue?.count ?? -1
+        }
+        XCTAssertEqual(try count(#"{"n":{"$gte":2}}"#), 2)
+        XCTAssertEqual(try count(#"{"n":{"$lt":3}}"#), 2)
+        XCTAssertEqual(try count(#"{"s":{"$lt":"c"}}"#), 2)
+        XCTAssertEqual(try count(#"{"s":{"$gt":"a"}}"#), 2)
+        // Only the number 2 matches; the string "2" is another type.
+        XCTAssertEqual(try count(#"{"o.n":{"$gte":2}}"#), 1)
+    }
+
     func testNestingLimits() throws {
         var deep = #"{"a":1}"#
         for _ in 0..<11 { deep = #"{"$or":[\#(deep)]}"# }

@@ -46,16 +46,21 @@ struct MatchTarget {
     let value: String
     let type: String
     let sub: (String) -> String
+    /// The schema type of a top-level field; writes are checked against it, so every stored value of the
+    /// field has it (or is null or absent). Nil for paths into a value and for array elements.
+    let schemaType: FieldType?
 
     init(_ ref: FieldRef) {
         value = ref.valueExpr
         type = ref.typeExpr
         sub = ref.sub
+        schemaType = ref.kind == .data ? ref.type : nil
     }
 
     init(element alias: String) {
         value = "\(alias).value"
         type = "\(alias).type"
+        schemaType = nil
         // Elements that are not objects are plain text to SQLite, and json_extract would reject them.
         sub = { "(CASE WHEN \(alias).type = 'object' THEN json_extract(\(alias).value, \(SQLPath.path([$0]))) END)" }
     }
@@ -73,9 +78,13 @@ extension WhereCompiler {
             return "(\(t.type) IN ('true', 'false') AND \(t.value) \(op) ?)"
         case .number:
             args.append(a.sqlNumber)
+            // A Number field holds only numbers, so the type test (which parses the object's JSON again for
+            // every row an index range yields) cannot reject anything the comparison accepts.
+            if t.schemaType == .number { return "(\(t.value) \(op) ?)" }
             return "(\(t.type) IN ('integer', 'real') AND \(t.value) \(op) ?)"
         case .string(let s):
             args.append(.text(s))
+            if t.schemaType == .string { return "(\(t.value) \(op) ?)" }
             return "(\(t.type) = 'text' AND \(t.value) \(op) ?)"
         case .date(let ts):
             args.append(.text(ts))
