@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 /// One registered route after compilation.
 struct CompiledRoute: Sendable {
     let method: HTTPMethod
@@ -53,6 +56,8 @@ final class RouteNode: @unchecked Sendable {
 /// A route group after compilation.
 final class CompiledGroup: Sendable {
     let prefix: String
+    /// `prefix` as UTF-8 bytes, for `relativePath`.
+    private let prefixBytes: [UInt8]
     let host: HostPattern?
     let limits: Limits?
     let cors: CORSPolicy?
@@ -67,6 +72,7 @@ final class CompiledGroup: Sendable {
 
     init(spec: Router.GroupSpec) {
         prefix = spec.prefix
+        prefixBytes = Array(spec.prefix.utf8)
         host = spec.host.map(HostPattern.init)
         limits = spec.limits
         cors = spec.cors
@@ -97,12 +103,20 @@ final class CompiledGroup: Sendable {
     func relativePath(_ rawPath: String) -> Substring? {
         if prefix.isEmpty { return Substring(rawPath) }
         // Compared and cut on UTF-8 bytes: String.hasPrefix and dropFirst work on Characters, which is
-        // slower and, for a prefix followed by a combining mark, not even the same test.
+        // slower and, for a prefix followed by a combining mark, not even the same test. Every request
+        // tries the groups in turn, so the comparison is a memcmp of the stored prefix bytes.
+        var path = rawPath
+        let matches = path.withUTF8 { bytes -> Bool in
+            guard bytes.count >= prefixBytes.count else { return false }
+            if bytes.count > prefixBytes.count && bytes[prefixBytes.count] != UInt8(ascii: "/") { return false }
+            return prefixBytes.withUnsafeBufferPointer { p in
+                guard let a = bytes.baseAddress, let b = p.baseAddress else { return p.isEmpty }
+                return memcmp(a, b, p.count) == 0
+            }
+        }
+        guard matches else { return nil }
         let bytes = rawPath.utf8
-        guard bytes.starts(with: prefix.utf8) else { return nil }
-        let cut = bytes.index(bytes.startIndex, offsetBy: prefix.utf8.count)
-        if cut == bytes.endIndex || bytes[cut] == UInt8(ascii: "/") { return Substring(bytes[cut...]) }
-        return nil
+        return Substring(bytes[bytes.index(bytes.startIndex, offsetBy: prefixBytes.count)...])
     }
 
     /// The group's limits applied over the server's: a group may only lower them.
