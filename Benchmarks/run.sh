@@ -41,7 +41,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-need() { command -v "$1" >/dev/null 2>&1 || { echo "installing $2"; apt-get install -y -qq "$2" >/dev/null; }; }
+# need CMD PACKAGE: installs PACKAGE with apt when CMD is missing (refreshing the package lists first when
+# the install alone cannot find it, as on a machine whose lists were never downloaded).
+need() {
+  command -v "$1" >/dev/null 2>&1 && return 0
+  echo "installing $2"
+  apt-get install -y -qq "$2" >/dev/null 2>&1 || { apt-get update -qq >/dev/null && apt-get install -y -qq "$2" >/dev/null; }
+}
 need wrk wrk
 
 # 10,000 parked connections need that many descriptors in the server and in the client.
