@@ -18,8 +18,11 @@ struct Credentials: Sendable {
     static func presentedToken(_ request: HTTPRequest, _ params: RequestParameters) throws -> String {
         if let header = request.headers["Authorization"] {
             let trimmed = header.trimmingOWS()
-            let scheme = trimmed.prefix { $0 != " " }
-            let rest = trimmed.dropFirst(scheme.count).trimmingOWS()
+            // Split on UTF-8 bytes (every request does this; Character-wise it showed in profiles).
+            let bytes = trimmed.utf8
+            let space = bytes.firstIndex(of: UInt8(ascii: " ")) ?? bytes.endIndex
+            let scheme = Substring(bytes[..<space])
+            let rest = Substring(bytes[space...]).trimmingOWS()
             switch scheme.lowercased() {
             case "bearer" where !rest.isEmpty && !rest.utf8.contains(UInt8(ascii: " ")):
                 return rest
