@@ -6,9 +6,13 @@ import CSQLite
 /// Valid only inside the `Database.forEachRow` call that hands it out; it must not be kept.
 public struct ColumnReader {
     let handle: OpaquePointer
+    /// The number of columns (fixed for a prepared statement, so read once).
+    public let count: Int
 
-    /// The number of columns.
-    public var count: Int { Int(sqlite3_column_count(handle)) }
+    init(handle: OpaquePointer) {
+        self.handle = handle
+        count = Int(sqlite3_column_count(handle))
+    }
 
     /// True when column `i` is NULL (or out of range).
     public func isNull(_ i: Int) -> Bool {
@@ -35,9 +39,10 @@ public struct ColumnReader {
     /// Calls `body` with column `i`'s text or blob bytes in SQLite's own buffer (valid during the call
     /// only); nil when the column is NULL or out of range.
     public func withBytes<T>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
-        guard !isNull(i) else { return nil }
+        guard i >= 0, i < count else { return nil }
         let column = Int32(i)
         let type = sqlite3_column_type(handle, column)
+        guard type != SQLITE_NULL else { return nil }
         // The pointer before the length, as SQLite documents, so no conversion happens in between.
         let pointer: UnsafeRawPointer? = type == SQLITE_BLOB
             ? sqlite3_column_blob(handle, column)

@@ -29,6 +29,7 @@ final class PlainObjectBytesTests: XCTestCase {
             #"{"nested":{"_private":1,"__type":"Custom","deep":{"_x":[{"_y":2}]}}}"#,
             #"{"ingredients":[{"name":"Egg","quantity":2},{"name":"Salt","quantity":0.5}],"side":["Toast","Salad"]}"#,
             #"{"looksLikeFile":"\"__type\":\"File\"","under_score":1,"a_":2}"#,
+            #"{"a":"ends in a backslash \\","b":"{\"_x\":1}","c":["[{\"_y\"}]"]}"#,
         ]
         for data in cases {
             for acl in [nil, #"{"*":{"read":true},"u1":{"read":true,"write":true},"role:admins":{"write":true}}"#] {
@@ -43,6 +44,7 @@ final class PlainObjectBytesTests: XCTestCase {
         for data in [
             #"{"_hidden":1,"name":"x"}"#,
             #"{"name":"x","_rperm":["*"]}"#,
+            #"{"a":"x\\","_b":1}"#,
             #"{"photo":{"__type":"File","name":"abc_photo.jpg"}}"#,
             #"{"album":[{"cover":{"__type":"File","name":"c.png"}}]}"#,
         ] {

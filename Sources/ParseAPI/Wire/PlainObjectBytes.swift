@@ -71,34 +71,35 @@ enum PlainObjectBytes {
     /// hidden). Written by our serializer, the text has no whitespace outside strings. A string value that
     /// merely contains the file marker is a false alarm that only costs the full rendering.
     static func needsRendering(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
         var depth = 0
-        var inString = false
-        var escaped = false
         var previous: UInt8 = 0
-        for i in text.indices {
+        var i = 0
+        while i < text.count {
             let byte = text[i]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
             switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
+            case quote:
                 // A member name of the object itself that starts with `_`.
                 if depth == 1, previous == UInt8(ascii: "{") || previous == UInt8(ascii: ","),
                    i + 1 < text.count, text[i + 1] == UInt8(ascii: "_") { return true }
                 if matches(text, at: i, fileMarker) { return true }
+                // Skip to the closing quote: the next quote not escaped by a backslash. Strings are most of
+                // an object's bytes, and inside them only these two bytes matter.
+                i += 1
+                while i < text.count {
+                    let c = text[i]
+                    if c == quote { break }
+                    i += c == backslash ? 2 : 1
+                }
+                previous = quote
+                i += 1
+                continue
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
             default: break
             }
             previous = byte
+            i += 1
         }
         return false
     }
