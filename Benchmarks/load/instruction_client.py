@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""One keep-alive client for Benchmarks/instructions.sh: sends N requests of one kind, one at a time.
+
+    instruction_client.py --port P --kind post|get|query|health --count N [--ids FILE]
+Keys: PARSE_APP_ID, PARSE_REST_KEY from the environment. Prints how many answers were not 2xx.
+"""
+import argparse
+import http.client
+import json
+import os
+import random
+from urllib.parse import quote
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--kind", required=True, choices=["post", "get", "query", "health"])
+    ap.add_argument("--count", type=int, required=True)
+    ap.add_argument("--ids")
+    args = ap.parse_args()
+    conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=300)
+    headers = {"Content-Type": "application/json", "X-Parse-Application-Id": os.environ["PARSE_APP_ID"],
+               "X-Parse-REST-API-Key": os.environ["PARSE_REST_KEY"]}
+    rng = random.Random(7)
+    ids = [line.strip() for line in open(args.ids)] if args.ids else []
+    bad = 0
+    for i in range(args.count):
+        if args.kind == "post":
+            body = json.dumps({"name": f"posted {i}", "rating": rng.randrange(100_000),
+                               "calories": rng.randrange(100_000), "category": f"c{rng.randrange(100)}"})
+            conn.request("POST", "/parse/classes/Recipe", body=body, headers=headers)
+        elif args.kind == "get":
+            conn.request("GET", "/parse/classes/Recipe/" + ids[rng.randrange(len(ids))], headers=headers)
+        elif args.kind == "query":
+            where = json.dumps({"rating": {"$gte": rng.randrange(90_000)}})
+            conn.request("GET", "/parse/classes/Recipe?where=" + quote(where) + "&order=rating&limit=20", headers=headers)
+        else:
+            conn.request("GET", "/health")
+        response = conn.getresponse()
+        response.read()
+        if response.status >= 300:
+            bad += 1
+    print(f"non-2xx answers: {bad}")
+
+
+if __name__ == "__main__":
+    main()
