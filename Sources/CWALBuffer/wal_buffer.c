@@ -79,10 +79,17 @@ static int bufferClose(sqlite3_file *file) {
     return rc != SQLITE_OK ? rc : closed;
 }
 
+// Declares `f` for `file` and writes the buffer out first, returning its error: every operation that may
+// look at the file's content or size sees all of it.
+#define FLUSHED(file)                           \
+    BufferFile *f = (BufferFile *)(file);       \
+    do {                                        \
+        int flushed = flush(f);                 \
+        if (flushed != SQLITE_OK) return flushed; \
+    } while (0)
+
 static int bufferRead(sqlite3_file *file, void *out, int amount, sqlite3_int64 offset) {
-    BufferFile *f = (BufferFile *)file;
-    int rc = flush(f);
-    if (rc != SQLITE_OK) return rc;
+    FLUSHED(file);
     return f->real->pMethods->xRead(f->real, out, amount, offset);
 }
 
@@ -120,23 +127,17 @@ static int bufferWrite(sqlite3_file *file, const void *data, int amount, sqlite3
 }
 
 static int bufferTruncate(sqlite3_file *file, sqlite3_int64 size) {
-    BufferFile *f = (BufferFile *)file;
-    int rc = flush(f);
-    if (rc != SQLITE_OK) return rc;
+    FLUSHED(file);
     return f->real->pMethods->xTruncate(f->real, size);
 }
 
 static int bufferSync(sqlite3_file *file, int flags) {
-    BufferFile *f = (BufferFile *)file;
-    int rc = flush(f);
-    if (rc != SQLITE_OK) return rc;
+    FLUSHED(file);
     return f->real->pMethods->xSync(f->real, flags);
 }
 
 static int bufferFileSize(sqlite3_file *file, sqlite3_int64 *size) {
-    BufferFile *f = (BufferFile *)file;
-    int rc = flush(f);
-    if (rc != SQLITE_OK) return rc;
+    FLUSHED(file);
     return f->real->pMethods->xFileSize(f->real, size);
 }
 
@@ -156,9 +157,7 @@ static int bufferCheckReservedLock(sqlite3_file *file, int *out) {
 }
 
 static int bufferFileControl(sqlite3_file *file, int op, void *arg) {
-    BufferFile *f = (BufferFile *)file;
-    int rc = flush(f);
-    if (rc != SQLITE_OK) return rc;
+    FLUSHED(file);
     return f->real->pMethods->xFileControl(f->real, op, arg);
 }
 
