@@ -25,7 +25,7 @@ public final class WriteContext {
     /// Runs `action` on the writer thread right after the batch commits (before the next batch starts),
     /// and not at all if this job or the commit fails. For side effects outside the database that must
     /// follow the commit, such as unlinking files whose rows were deleted.
-    func afterCommit(_ action: @escaping () -> Void) {
+    public func afterCommit(_ action: @escaping () -> Void) {
         commitActions.append(action)
     }
 }

@@ -14,7 +14,7 @@ extension SQLiteDatastoreStore {
     /// Steps 3–8 of §6.8 on the writer thread.
     func putDeltaJob(_ request: PutDeltaRequest, user: DatastoreUser, ctx: WriteContext) throws -> PutOutcome {
         let db = ctx.db
-        guard let access = try access(handle: request.handle, user: user, db: db) else { return .notFound }
+        guard let access = try writerAccess(handle: request.handle, user: user, ctx: ctx) else { return .notFound }
         // Permission is decided against the ACL as it was before this delta.
         guard access.role >= Role.editor else { return .accessDenied }
         let ds = access.datastore
@@ -62,6 +62,13 @@ extension SQLiteDatastoreStore {
         try db.run("UPDATE ds_datastore SET rev = ?, size = ?, record_count = ?, info_json = ? WHERE handle = ?",
                    [.integer(newRev), .integer(Int64(sizes.datastoreSize)), .integer(Int64(sizes.recordCount)),
                     infoJSON.map { .text($0) } ?? .null, .text(ds.handle)])
+        // The row as this delta leaves it, for the next delta once this transaction has committed.
+        writerDatastores.remove(ds.handle)
+        let updated = DatastoreRecord(handle: ds.handle, dsid: ds.dsid, ownerUid: ds.ownerUid, ownerName: ds.ownerName,
+                                      shareable: ds.shareable, rev: newRev, size: sizes.datastoreSize,
+                                      recordCount: sizes.recordCount, infoJSON: infoJSON)
+        let cache = writerDatastores
+        ctx.afterCommit { cache.store(updated) }
         // Wake the handle's watchers and the list waiters of everyone named before or after the delta.
         let touchedUids = copy.order.filter { $0.tid == AclRules.table }.compactMap { AclRules.userPrincipal($0.rid) }
         ctx.publish(ChangeNotice.event(handle: ds.handle, uids: [ds.ownerUid] + uidsBefore + touchedUids))

@@ -9,6 +9,8 @@ public final class SQLiteDatastoreStore: DatastoreStore {
     let storage: Storage
     let limits: SizeLimits
     let teams: TeamDirectory
+    /// Datastore rows as the writer last committed them (`WriterDatastoreCache`); write jobs only.
+    let writerDatastores = WriterDatastoreCache()
 
     /// Creates the store; the `ds_*` tables must exist (migration 0003).
     public init(storage: Storage, limits: SizeLimits, teams: TeamDirectory) {
@@ -67,6 +69,22 @@ public final class SQLiteDatastoreStore: DatastoreStore {
     func access(handle: String, user: DatastoreUser, db: Database) throws -> DatastoreAccess? {
         guard let ds = try Self.liveDatastore(handle: handle, db: db) else { return nil }
         let role = try effectiveRole(of: user, on: ds, db: db)
+        return role >= Role.viewer ? DatastoreAccess(datastore: ds, role: role) : nil
+    }
+
+    /// `access` inside a write job: the row comes from `writerDatastores` when it holds it. A row read from
+    /// the database is remembered once the transaction has committed (it may hold an earlier job's change).
+    func writerAccess(handle: String, user: DatastoreUser, ctx: WriteContext) throws -> DatastoreAccess? {
+        let ds: DatastoreRecord
+        if let cached = writerDatastores.record(handle) {
+            ds = cached
+        } else {
+            guard let read = try Self.liveDatastore(handle: handle, db: ctx.db) else { return nil }
+            ds = read
+            let cache = writerDatastores
+            ctx.afterCommit { cache.store(read) }
+        }
+        let role = try effectiveRole(of: user, on: ds, db: ctx.db)
         return role >= Role.viewer ? DatastoreAccess(datastore: ds, role: role) : nil
     }
 
