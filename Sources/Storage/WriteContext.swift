@@ -4,16 +4,11 @@
 public final class WriteContext {
     /// The write connection, inside the batch transaction and the job's savepoint.
     public let db: Database
-    /// The number of the writer transaction this job runs in: every group commit (and every solo job) has
-    /// its own, in increasing order. A cache of what the writer read can tell by it whether an entry was
-    /// read inside a transaction that may still roll back.
-    public let transaction: UInt64
     private(set) var events: [ChangeEvent] = []
     private(set) var commitActions: [() -> Void] = []
 
-    init(db: Database, transaction: UInt64) {
+    init(db: Database) {
         self.db = db
-        self.transaction = transaction
     }
 
     /// Queues `event` for the change bus; it is delivered only after the batch commits, and dropped if

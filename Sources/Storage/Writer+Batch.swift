@@ -25,9 +25,8 @@ extension Writer {
         var events: [ChangeEvent] = []
         var actions: [() -> Void] = []
         var lostTransaction: (any Error)?
-        transactionNumber &+= 1
         for job in batch {
-            let context = WriteContext(db: db, transaction: transactionNumber)
+            let context = WriteContext(db: db)
             let outcome = run(job, in: context)
             outcomes.append(outcome)
             guard db.isInTransaction else {

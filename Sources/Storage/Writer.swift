@@ -14,8 +14,6 @@ final class Writer: @unchecked Sendable {
     private var thread: Thread?
     /// Touched only by the writer thread while it runs, and by `closeConnection` after it has exited.
     let db: Database
-    /// Numbers the writer's transactions (`WriteContext.transaction`); touched only by the writer thread.
-    var transactionNumber: UInt64 = 0
     let maxBatchSize: Int
     let observer: (any StorageObserver)?
     let bus: ChangeBus

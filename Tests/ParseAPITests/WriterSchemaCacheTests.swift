@@ -2,36 +2,8 @@ import XCTest
 import Core
 @testable import ParseAPI
 
-/// The writer's schema cache: what write jobs read is reused until a schema changes, and nothing read in a
-/// transaction that changed a schema is kept.
-final class WriterSchemaCacheTests: XCTestCase {
-    func testEntriesLiveUntilASchemaChangesAndNotInTheChangingTransaction() {
-        let cache = WriterSchemaCache()
-        var schema = ClassSchema(className: "Probe")
-        schema.fields.append(("title", FieldDefinition(type: .string)))
-        XCTAssertNil(cache.schema("Probe", transaction: 1))
-        cache.store(schema, for: "Probe", transaction: 1)
-        cache.store(nil, for: "Missing", transaction: 1)
-        XCTAssertEqual(cache.schema("Probe", transaction: 2), .some(schema))
-        XCTAssertEqual(cache.schema("Missing", transaction: 2), .some(nil), "a class without schema is remembered too")
-        cache.invalidate(transaction: 3)
-        XCTAssertNil(cache.schema("Probe", transaction: 3))
-        cache.store(schema, for: "Probe", transaction: 3)
-        XCTAssertNil(cache.schema("Probe", transaction: 3), "read in the changing transaction, which may roll back")
-        XCTAssertNil(cache.schema("Probe", transaction: 4))
-        cache.store(schema, for: "Probe", transaction: 4)
-        XCTAssertEqual(cache.schema("Probe", transaction: 5), .some(schema))
-    }
-
-    func testCacheStaysBounded() {
-        let cache = WriterSchemaCache()
-        for i in 0..<2_000 { cache.store(ClassSchema(className: "C\(i)"), for: "C\(i)", transaction: 1) }
-        XCTAssertNotNil(cache.schema("C1999", transaction: 2))
-        XCTAssertNil(cache.schema("C0", transaction: 2))
-    }
-}
-
-/// The same rules seen through the API: every write sees the schema as the writes before it left it.
+/// The writer's schema cache (`SQLiteParseStore.writerSchemas`, a `WriterCache`) seen through the API: every
+/// write sees the schema as the writes before it left it.
 final class WriterSchemaCacheRouteTests: XCTestCase {
     var server: ParseTestServer!
 

@@ -57,10 +57,7 @@ extension SQLiteDatastoreStore {
             // Everyone who listed it must see their list token change, before the grants are purged.
             let uids = [access.datastore.ownerUid] + (try Self.grantedUids(handle: handle, db: ctx.db))
             try ctx.db.run("UPDATE ds_datastore SET deleted = 1 WHERE handle = ?", [.text(handle)])
-            // Forgotten now and again after the commit, after any delta of this transaction stored it.
-            let cache = writerDatastores
-            cache.remove(handle)
-            ctx.afterCommit { cache.remove(handle) }
+            writerDatastores.forget(handle, in: ctx)
             try ctx.db.run("DELETE FROM ds_record WHERE handle = ?", [.text(handle)])
             try ctx.db.run("DELETE FROM ds_delta WHERE handle = ?", [.text(handle)])
             try ctx.db.run("DELETE FROM ds_grant WHERE handle = ?", [.text(handle)])

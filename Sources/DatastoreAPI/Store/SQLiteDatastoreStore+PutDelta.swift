@@ -63,12 +63,11 @@ extension SQLiteDatastoreStore {
                    [.integer(newRev), .integer(Int64(sizes.datastoreSize)), .integer(Int64(sizes.recordCount)),
                     infoJSON.map { .text($0) } ?? .null, .text(ds.handle)])
         // The row as this delta leaves it, for the next delta once this transaction has committed.
-        writerDatastores.remove(ds.handle)
         let updated = DatastoreRecord(handle: ds.handle, dsid: ds.dsid, ownerUid: ds.ownerUid, ownerName: ds.ownerName,
                                       shareable: ds.shareable, rev: newRev, size: sizes.datastoreSize,
                                       recordCount: sizes.recordCount, infoJSON: infoJSON)
-        let cache = writerDatastores
-        ctx.afterCommit { cache.store(updated) }
+        writerDatastores.forget(ds.handle, in: ctx)
+        writerDatastores.remember(updated, for: ds.handle, after: ctx)
         // Wake the handle's watchers and the list waiters of everyone named before or after the delta.
         let touchedUids = copy.order.filter { $0.tid == AclRules.table }.compactMap { AclRules.userPrincipal($0.rid) }
         ctx.publish(ChangeNotice.event(handle: ds.handle, uids: [ds.ownerUid] + uidsBefore + touchedUids))

@@ -9,8 +9,10 @@ public final class SQLiteDatastoreStore: DatastoreStore {
     let storage: Storage
     let limits: SizeLimits
     let teams: TeamDirectory
-    /// Datastore rows as the writer last committed them (`WriterDatastoreCache`); write jobs only.
-    let writerDatastores = WriterDatastoreCache()
+    /// Datastore rows as the writer committed them, so that a `put_delta` does not read the row it is about
+    /// to change (about a sixth of a delta's work on the writer); write jobs only. Handles are client-made,
+    /// hence the bound.
+    let writerDatastores = WriterCache<DatastoreRecord>(capacity: 4096)
 
     /// Creates the store; the `ds_*` tables must exist (migration 0003).
     public init(storage: Storage, limits: SizeLimits, teams: TeamDirectory) {
@@ -76,13 +78,12 @@ public final class SQLiteDatastoreStore: DatastoreStore {
     /// the database is remembered once the transaction has committed (it may hold an earlier job's change).
     func writerAccess(handle: String, user: DatastoreUser, ctx: WriteContext) throws -> DatastoreAccess? {
         let ds: DatastoreRecord
-        if let cached = writerDatastores.record(handle) {
+        if let cached = writerDatastores.value(handle) {
             ds = cached
         } else {
             guard let read = try Self.liveDatastore(handle: handle, db: ctx.db) else { return nil }
             ds = read
-            let cache = writerDatastores
-            ctx.afterCommit { cache.store(read) }
+            writerDatastores.remember(read, for: handle, after: ctx)
         }
         let role = try effectiveRole(of: user, on: ds, db: ctx.db)
         return role >= Role.viewer ? DatastoreAccess(datastore: ds, role: role) : nil

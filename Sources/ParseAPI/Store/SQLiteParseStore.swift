@@ -7,8 +7,10 @@ final class SQLiteParseStore: ParseStore {
     let storage: Storage
     /// Whether this database may have full-text indexes (see `TextIndexPresence`).
     let textIndexes = TextIndexPresence()
-    /// Class schemas as write jobs last read them (see `WriterSchemaCache`).
-    let writerSchemas = WriterSchemaCache()
+    /// Class schemas (nil: the class has none) as write jobs committed them, so that a create does not read
+    /// and decode its class's schema row again for every object. Class names are client-chosen, hence the
+    /// bound.
+    let writerSchemas = WriterCache<ClassSchema?>(capacity: 512)
 
     init(storage: Storage) { self.storage = storage }
 
@@ -34,7 +36,7 @@ final class SQLiteParseStore: ParseStore {
     /// The Parse view of a write job's connection.
     private func transaction(_ ctx: WriteContext) -> SQLiteTransaction {
         SQLiteTransaction(db: ctx.db, textIndexes: textIndexes,
-                          writer: SQLiteTransaction.Writer(schemas: writerSchemas, transaction: ctx.transaction))
+                          writer: SQLiteTransaction.Writer(schemas: writerSchemas, context: ctx))
     }
 
     func addFile(_ record: FileRecord, blobs: BlobStore) throws {
@@ -59,8 +61,8 @@ final class SQLiteParseStore: ParseStore {
 final class SQLiteTransaction: ParseTransaction {
     /// What a write job's transaction knows beyond its connection.
     struct Writer {
-        let schemas: WriterSchemaCache
-        let transaction: UInt64
+        let schemas: WriterCache<ClassSchema?>
+        let context: WriteContext
     }
 
     let db: Database

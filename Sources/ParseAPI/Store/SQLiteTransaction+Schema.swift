@@ -3,10 +3,10 @@ import Storage
 
 extension SQLiteTransaction {
     func schema(_ className: String) throws -> ClassSchema? {
-        if let writer, let cached = writer.schemas.schema(className, transaction: writer.transaction) { return cached }
+        if let writer, let cached = writer.schemas.value(className) { return cached }
         let schema = try db.queryOne("SELECT class, fields, clp, indexes FROM parse_schemas WHERE class = ?",
                                      [.text(className)]).map(decodeSchema)
-        if let writer { writer.schemas.store(schema, for: className, transaction: writer.transaction) }
+        if let writer { writer.schemas.remember(schema, for: className, after: writer.context) }
         return schema
     }
 
@@ -15,7 +15,7 @@ extension SQLiteTransaction {
     }
 
     func saveSchema(_ s: ClassSchema) throws {
-        if let writer { writer.schemas.invalidate(transaction: writer.transaction) }
+        if let writer { writer.schemas.forget(s.className, in: writer.context) }
         var fields = JSONObject()
         for (name, def) in s.fields {
             var o = def.type.schemaJSON
@@ -32,7 +32,7 @@ extension SQLiteTransaction {
     }
 
     func deleteSchema(_ className: String) throws {
-        if let writer { writer.schemas.invalidate(transaction: writer.transaction) }
+        if let writer { writer.schemas.forget(className, in: writer.context) }
         try db.run("DELETE FROM parse_schemas WHERE class = ?", [.text(className)])
     }
 

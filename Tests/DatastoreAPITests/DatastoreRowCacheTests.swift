@@ -4,9 +4,9 @@ import Core
 import Storage
 @testable import DatastoreAPI
 
-/// The writer's copy of datastore rows: deltas in one transaction see each other, failed ones leave no
-/// trace, and a delete is never undone by a delta committed with it.
-final class WriterDatastoreCacheTests: XCTestCase {
+/// The datastore rows the writer keeps (`SQLiteDatastoreStore.writerDatastores`): deltas in one transaction
+/// see each other, failed ones leave no trace, and a delete is never undone by a delta committed with it.
+final class DatastoreRowCacheTests: XCTestCase {
     private func request(_ handle: String, rev: Int64, _ changes: String) throws -> PutDeltaRequest {
         let json = try JSONParser.parse(changes)
         return PutDeltaRequest(handle: handle, rev: rev, nonce: "", delta: try ChangeParser.parse(json),
