@@ -39,6 +39,13 @@ public struct ColumnReader {
     /// Calls `body` with column `i`'s text or blob bytes in SQLite's own buffer (valid during the call
     /// only); nil when the column is NULL or out of range.
     public func withBytes<T>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
+        try buffer(i).map(body)
+    }
+
+    /// Column `i`'s text or blob bytes in SQLite's own buffer; nil when NULL or out of range. The buffer is
+    /// valid until the statement steps on (never keep it past the `forEachRow` body) or column `i` is read
+    /// as another type (`int64`); reading other columns leaves it alone.
+    public func buffer(_ i: Int) -> UnsafeBufferPointer<UInt8>? {
         guard i >= 0, i < count else { return nil }
         let column = Int32(i)
         let type = sqlite3_column_type(handle, column)
@@ -48,8 +55,8 @@ public struct ColumnReader {
             ? sqlite3_column_blob(handle, column)
             : sqlite3_column_text(handle, column).map { UnsafeRawPointer($0) }
         let length = Int(sqlite3_column_bytes(handle, column))
-        guard let pointer, length > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try body(UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length))
+        guard let pointer, length > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length)
     }
 }
 

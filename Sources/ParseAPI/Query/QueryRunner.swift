@@ -70,7 +70,6 @@ struct QueryRunner {
 
         var objects: [StoredObject] = []
         var serialized: [UInt8] = []
-        let plainRenderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)
         var count: Int?
         // The time budget (spec §7.11) holds inside SQLite too: a long single step (an unindexed scan that
         // matches nothing) is interrupted there and answered with 124.
@@ -81,7 +80,8 @@ struct QueryRunner {
                 cq.skip = opts.skip
                 if plain {
                     serialized.reserveCapacity(4096)
-                    _ = try tx.runPlain(cq, into: &serialized) { text in
+                    let plainRenderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)
+                    try tx.runPlain(cq, into: &serialized) { text in
                         JSON.object(plainRenderer.render(try text.decoded())).serializedBytes()
                     }
                 } else {

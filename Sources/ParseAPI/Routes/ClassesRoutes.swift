@@ -66,13 +66,12 @@ enum ClassesRoutes {
         if cls == "_Session" && !c.caller.readsAsMaster && c.caller.userId == nil { throw ParseError.invalidSessionToken }
         let q = try QueryOptions.parse(c.params, config: c.config)
         let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId, token = c.sessionToken
-        let isBatchItem = c.isBatchItem
         let out = try withTextIndexes(c) {
             try c.read { tx in
                 var runner = QueryRunner(tx: tx, caller: caller, config: config, serverURL: url, appId: appId)
                 runner.currentToken = token
-                // A batch item's answer goes into the batch's JSON, so it stays a value there.
-                runner.serializedResults = !isBatchItem
+                // A batch item too: `ParseReply.jsonBody` parses the bytes once, as decoding the rows would.
+                runner.serializedResults = true
                 return try runner.find(cls, q)
             }
         }
@@ -143,7 +142,7 @@ enum ClassesRoutes {
         guard try CLP.check("get", className: cls, schema: schema, caller: caller) == .allowed else { return nil }
         guard schema != nil, found.readable else { throw ParseError.objectNotFound }
         let lists = CLP.protectedLists(className: cls, schema: schema, caller: caller, serverWide: config.protectedFields)
-        if !c.isBatchItem, (lists.base ?? []).isEmpty, lists.userFields.isEmpty, ObjectRenderer.addsNoFields(schema),
+        if (lists.base ?? []).isEmpty, lists.userFields.isEmpty, ObjectRenderer.addsNoFields(schema),
            let bytes = PlainObjectBytes.render(found.stored) {
             return .ok(serialized: bytes)
         }

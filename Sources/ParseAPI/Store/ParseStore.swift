@@ -71,12 +71,9 @@ protocol ParseTransaction: AnyObject {
     /// Objects of `className` whose data at `path` (a hidden or plain top-level key) equals `value`.
     func find(_ className: String, path: [String], equals value: SQLScalar, limit: Int) throws -> [StoredObject]
     func run(_ query: CompiledQuery) throws -> [StoredObject]
-    /// `run` without parsing the rows' JSON.
-    func runText(_ query: CompiledQuery) throws -> [StoredText]
     /// `run`, with the objects written to `out` as JSON, separated by commas: each object whose stored text
-    /// renders as it is (`PlainObjectBytes`) straight from its row, the others through `render`. Returns
-    /// how many objects were written.
-    func runPlain(_ query: CompiledQuery, into out: inout [UInt8], render: (StoredText) throws -> [UInt8]) throws -> Int
+    /// renders as it is (`PlainObjectBytes`) straight from its row, the others through `render`.
+    func runPlain(_ query: CompiledQuery, into out: inout [UInt8], render: (StoredText) throws -> [UInt8]) throws
     func runCount(_ query: CompiledQuery) throws -> Int
     /// Streams the query's rows in order (limit/skip ignored); `body` returns false to stop.
     func stream(_ query: CompiledQuery, _ body: (StoredObject) throws -> Bool) throws

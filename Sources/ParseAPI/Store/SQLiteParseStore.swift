@@ -84,7 +84,7 @@ final class SQLiteTransaction: ParseTransaction {
         }
     }
 
-    /// The columns of an object row; `StoredText(row:first:)` reads them by position, in this order.
+    /// The columns of an object row; `StoredText(columns:first:)` reads them by position, in this order.
     static let objectColumns = "o.class, o.id, o.data, o.acl, o.created_at, o.updated_at"
 
     func value(_ s: SQLScalar) -> SQLValue {
@@ -105,7 +105,12 @@ final class SQLiteTransaction: ParseTransaction {
         }
     }
 
-    func decode(_ row: Row) throws -> StoredObject { try StoredText(row: row).decoded() }
+    /// The parsed objects of a statement selecting `objectColumns`.
+    func objects(_ sql: String, _ args: [SQLValue]) throws -> [StoredObject] {
+        var objects: [StoredObject] = []
+        try db.forEachRow(sql, args) { objects.append(try StoredText(columns: $0).decoded()); return true }
+        return objects
+    }
 
     /// Maps SQLite uniqueness failures to the rule that was broken.
     func mapConflict(_ error: any Error) -> any Error {
@@ -123,8 +128,8 @@ final class SQLiteTransaction: ParseTransaction {
     // MARK: Objects
 
     func object(_ className: String, _ objectId: String) throws -> StoredObject? {
-        try db.queryOne("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND o.id = ?",
-                        [.text(className), .text(objectId)]).map(decode)
+        try objects("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND o.id = ?",
+                    [.text(className), .text(objectId)]).first
     }
 
     /// One statement for a GET by id: the object row, with the class's schema columns as scalar subqueries
@@ -138,13 +143,18 @@ final class SQLiteTransaction: ParseTransaction {
             sql = Self.schemaAndObjectSQL.acl
             args.append(value(group))
         }
-        guard let row = try db.queryOne(sql, args) else { return nil }
-        var schema: ClassSchema?
-        if let fields = row["s_fields"].string {
-            schema = try decodeSchema(className, fields: fields, clp: row["s_clp"].string, indexes: row["s_indexes"].string)
+        var found: SchemaAndObject?
+        try db.forEachRow(sql, args) { row in
+            // Columns as schemaAndObjectSQL orders them: fields, clp, indexes, the object's, readable.
+            var schema: ClassSchema?
+            if let fields = row.string(0) {
+                schema = try decodeSchema(className, fields: fields, clp: row.string(1), indexes: row.string(2))
+            }
+            found = SchemaAndObject(schema: schema, stored: StoredText(columns: row, first: 3),
+                                    readable: row.int64(9) == 1)
+            return false
         }
-        // The three schema columns come first.
-        return SchemaAndObject(schema: schema, stored: StoredText(row: row, first: 3), readable: row["readable"].int64 == 1)
+        return found
     }
 
     /// The statement of `schemaAndObject`, for the master key and for everyone else (the ACL condition,
@@ -163,8 +173,8 @@ final class SQLiteTransaction: ParseTransaction {
     func objects(_ className: String, ids: [String]) throws -> [StoredObject] {
         guard !ids.isEmpty else { return [] }
         let list = JSON.array(ids.map { .string($0) }).serialized()
-        return try db.query("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND o.id IN "
-                            + "(SELECT value FROM json_each(?))", [.text(className), .text(list)]).map(decode)
+        return try objects("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND o.id IN "
+                           + "(SELECT value FROM json_each(?))", [.text(className), .text(list)])
     }
 
     func insert(_ o: StoredObject, serializedData: String?) throws {
@@ -220,9 +230,8 @@ final class SQLiteTransaction: ParseTransaction {
 
     func find(_ className: String, path: [String], equals value: SQLScalar, limit: Int) throws -> [StoredObject] {
         let expr = SQLPath.extract(column: "o.data", path: path)
-        return try db.query("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND \(expr) = ? "
-                            + "ORDER BY o.seq LIMIT ?", [.text(className), self.value(value), .integer(Int64(limit))])
-            .map(decode)
+        return try objects("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND \(expr) = ? "
+                           + "ORDER BY o.seq LIMIT ?", [.text(className), self.value(value), .integer(Int64(limit))])
     }
 
     func selectSQL(_ q: CompiledQuery, columns: String) -> (String, [SQLValue]) {
@@ -234,42 +243,27 @@ final class SQLiteTransaction: ParseTransaction {
     }
 
     func run(_ q: CompiledQuery) throws -> [StoredObject] {
-        try runText(q).map { try $0.decoded() }
+        let (sql, args) = pagedSQL(q)
+        return try objects(sql, args)
     }
 
-    func runText(_ q: CompiledQuery) throws -> [StoredText] {
+    func runPlain(_ q: CompiledQuery, into out: inout [UInt8], render: (StoredText) throws -> [UInt8]) throws {
         let (sql, args) = pagedSQL(q)
-        var rows: [StoredText] = []
-        try db.forEachRow(sql, args) { rows.append(StoredText(columns: $0)); return true }
-        return rows
-    }
-
-    func runPlain(_ q: CompiledQuery, into out: inout [UInt8], render: (StoredText) throws -> [UInt8]) throws -> Int {
-        let (sql, args) = pagedSQL(q)
-        var count = 0
+        var first = true
         try db.forEachRow(sql, args) { row in
-            if count > 0 { out.append(UInt8(ascii: ",")) }
-            count += 1
-            // Columns as objectColumns orders them: class, id, data, acl, created_at, updated_at.
-            let written = row.withBytes(1) { id in
-                row.withBytes(2) { data in
-                    row.withBytes(4) { created in
-                        row.withBytes(5) { updated in
-                            row.isNull(3)
-                                ? PlainObjectBytes.append(objectId: id, data: data, acl: nil, createdAt: created,
-                                                          updatedAt: updated, to: &out)
-                                : row.withBytes(3) { acl in
-                                    PlainObjectBytes.append(objectId: id, data: data, acl: acl, createdAt: created,
-                                                            updatedAt: updated, to: &out)
-                                } ?? false
-                        } ?? false
-                    } ?? false
-                } ?? false
-            } ?? false
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            // Columns as objectColumns orders them: class, id, data, acl, created_at, updated_at. The buffers
+            // are SQLite's own, used before the next step.
+            var written = false
+            if let id = row.buffer(1), let data = row.buffer(2), let created = row.buffer(4),
+               let updated = row.buffer(5) {
+                written = PlainObjectBytes.append(objectId: id, data: data, acl: row.buffer(3), createdAt: created,
+                                                  updatedAt: updated, to: &out)
+            }
             if !written { out.append(contentsOf: try render(StoredText(columns: row))) }
             return true
         }
-        return count
     }
 
     /// The statement of `run`: the query's order, then creation order, with its page.
@@ -287,7 +281,7 @@ final class SQLiteTransaction: ParseTransaction {
         var (sql, args) = selectSQL(q, columns: Self.objectColumns)
         sql += " ORDER BY " + (q.order + ["o.seq"]).joined(separator: ", ")
         args += q.orderArgs.map(value)
-        try db.forEach(sql, args) { row in try body(try decode(row)) }
+        try db.forEachRow(sql, args) { row in try body(try StoredText(columns: row).decoded()) }
     }
 
     func runCount(_ q: CompiledQuery) throws -> Int {

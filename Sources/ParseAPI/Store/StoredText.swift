@@ -16,18 +16,9 @@ struct StoredText: Sendable {
 }
 
 extension StoredText {
-    /// The row's text columns: `SQLiteTransaction.objectColumns`, in that order, starting at column `first`
-    /// (read by position; looking six names up in every row of a query showed in profiles).
-    init(row: Row, first: Int = 0) {
-        className = row[first].string ?? ""
-        objectId = row[first + 1].string ?? ""
-        data = Array((row[first + 2].string ?? "{}").utf8)
-        acl = row[first + 3].string.map { Array($0.utf8) }
-        createdAt = row[first + 4].string ?? ""
-        updatedAt = row[first + 5].string ?? ""
-    }
-
-    /// The same columns straight off the statement: data and ACL are copied as bytes, never made strings.
+    /// The row's columns, `SQLiteTransaction.objectColumns` in that order from column `first`, straight off
+    /// the statement (read by position; looking six names up in every row of a query showed in profiles).
+    /// Data and ACL are copied as bytes, never made strings.
     init(columns row: ColumnReader, first: Int = 0) {
         className = row.string(first) ?? ""
         objectId = row.string(first + 1) ?? ""

@@ -14,32 +14,25 @@ import Core
 enum PlainObjectBytes {
     /// The object's JSON bytes, or nil when its data holds something that rendering changes.
     static func render(_ stored: StoredText) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(stored.data.count + (stored.acl?.count ?? 0) + stored.objectId.utf8.count + 100)
         var objectId = stored.objectId, createdAt = stored.createdAt, updatedAt = stored.updatedAt
-        return objectId.withUTF8 { id in
+        let written = objectId.withUTF8 { id in
             createdAt.withUTF8 { created in
                 updatedAt.withUTF8 { updated in
                     stored.data.withUnsafeBufferPointer { data in
                         guard let acl = stored.acl else {
-                            return render(objectId: id, data: data, acl: nil, createdAt: created, updatedAt: updated)
+                            return append(objectId: id, data: data, acl: nil, createdAt: created, updatedAt: updated,
+                                          to: &out)
                         }
                         return acl.withUnsafeBufferPointer {
-                            render(objectId: id, data: data, acl: $0, createdAt: created, updatedAt: updated)
+                            append(objectId: id, data: data, acl: $0, createdAt: created, updatedAt: updated, to: &out)
                         }
                     }
                 }
             }
         }
-    }
-
-    /// The same from the row's columns as UTF-8 bytes (a query renders straight from SQLite's buffers).
-    static func render(objectId: UnsafeBufferPointer<UInt8>, data: UnsafeBufferPointer<UInt8>,
-                       acl: UnsafeBufferPointer<UInt8>?, createdAt: UnsafeBufferPointer<UInt8>,
-                       updatedAt: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(data.count + (acl?.count ?? 0) + objectId.count + 100)
-        guard append(objectId: objectId, data: data, acl: acl, createdAt: createdAt, updatedAt: updatedAt, to: &out)
-        else { return nil }
-        return out
+        return written ? out : nil
     }
 
     /// Appends the object's JSON to `out` and returns true, or leaves `out` alone and returns false when
