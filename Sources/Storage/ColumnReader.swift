@@ -60,6 +60,22 @@ public struct ColumnReader {
     }
 }
 
+extension ColumnReader {
+    /// Column `i`'s text bytes in SQLite's own buffer, like `buffer`, for columns that hold text or NULL:
+    /// one call fewer per column than `buffer`, which first asks for the column's type (a query's rows
+    /// read five columns each, so the saving counts). Nil when NULL or out of range.
+    public func text(_ i: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard i >= 0, i < count else { return nil }
+        let column = Int32(i)
+        // The pointer before the length, as SQLite documents. A NULL column has no text pointer; an empty
+        // text has one.
+        guard let pointer = sqlite3_column_text(handle, column) else { return nil }
+        let length = Int(sqlite3_column_bytes(handle, column))
+        guard length > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: length)
+    }
+}
+
 extension Database {
     /// Streams rows to `body` as `ColumnReader`s (valid only during each call); returning false stops early.
     /// For hot paths that read many rows: `forEach` builds a `Row` with every column as a value.

@@ -41,4 +41,24 @@ final class JSONSerializerTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse(bytes), value)
         XCTAssertEqual(try JSONParser.parse(bytes).serializedBytes(), bytes)
     }
+
+    /// The word-at-a-time escape test: every byte value at every offset must be judged as the byte-wise
+    /// rule judges it, and quoting must match the serializer's own output.
+    func testNeedsEscapeAtEveryOffset() {
+        for length in 1..<20 {
+            for position in 0..<length {
+                for value in 0...255 {
+                    var bytes = Array(repeating: UInt8(ascii: "k"), count: length)
+                    bytes[position] = UInt8(value)
+                    let expected = value < 0x20 || value == 0x22 || value == 0x5C
+                    XCTAssertEqual(bytes.withUnsafeBufferPointer { JSON.needsEscape($0) }, expected, "\(value) at \(position)")
+                }
+            }
+        }
+        for text in ["", "Ab3dE5gH9k", "2024-05-01T10:00:00.000Z", "tab\there", "quote\"in", "back\\slash", "é日本"] {
+            var out: [UInt8] = []
+            JSON.appendQuoted(text, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), JSON.string(text).serialized(), text)
+        }
+    }
 }

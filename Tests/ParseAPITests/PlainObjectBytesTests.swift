@@ -54,6 +54,38 @@ final class PlainObjectBytesTests: XCTestCase {
                                                         createdAt: "", updatedAt: "")))
     }
 
+    /// The string scan skips eight bytes at a time: quotes and escapes at every offset within and across
+    /// words must be found exactly as a byte-wise scan finds them.
+    func testClosingQuoteAtEveryOffsetMatchesAByteWiseScan() {
+        func byteWise(_ bytes: [UInt8], from start: Int) -> Int {
+            var i = start
+            while i < bytes.count {
+                if bytes[i] == UInt8(ascii: "\"") { return i }
+                i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            return bytes.count
+        }
+        let pieces = ["a", "\\\"", "\\\\", "\"", "\u{1}", "é", "\u{7F}", "\u{FF}", "xxxxxxx"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...24, using: &generator) { text += pieces.randomElement(using: &generator) ?? "" }
+            let bytes = Array(text.utf8)
+            for start in 0...bytes.count {
+                let fast = bytes.withUnsafeBufferPointer { buffer -> Int in
+                    guard let base = buffer.baseAddress else { return start }
+                    return PlainObjectBytes.closingQuote(base, from: start, count: buffer.count)
+                }
+                XCTAssertEqual(fast, byteWise(bytes, from: start), "\(text) from \(start)")
+            }
+        }
+        // Members starting with `_` and file values are still seen after long strings.
+        let long = String(repeating: "abcdefgh", count: 9)
+        XCTAssertNil(PlainObjectBytes.render(stored(#"{"a":"\#(long)","_b":1}"#)))
+        XCTAssertNil(PlainObjectBytes.render(stored(#"{"a":"\#(long)\\","f":{"__type":"File","name":"x.png"}}"#)))
+        XCTAssertNotNil(PlainObjectBytes.render(stored(#"{"a":"\#(long)\",_b:1"}"#)))
+    }
+
     func testIdsAndTimestampsThatNeedEscapesAreEscaped() throws {
         let text = StoredText(className: "Probe", objectId: "a\"b\\c", data: Array(#"{"n":1}"#.utf8), acl: nil,
                               createdAt: "t\u{1}", updatedAt: "u")

@@ -29,7 +29,7 @@ extension JSON {
     /// Appends the UTF-8 text in `bytes` as a quoted JSON string (see `appendQuoted(_:to:)`).
     public static func appendQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         // Ids and timestamps, the usual callers, need no escape: copied in one piece.
-        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !needsEscape(bytes) {
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: bytes)
             out.append(UInt8(ascii: "\""))
@@ -39,6 +39,30 @@ extension JSON {
         out = []
         writer.writeString(String(decoding: bytes, as: UTF8.self))
         out = writer.out
+    }
+}
+
+extension JSON {
+    /// Whether some byte of `bytes` must be escaped in a JSON string (a control byte, `"` or `\`).
+    /// Eight bytes at a time: ids and timestamps of every object written pass through here.
+    public static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = ones &* 0x22, backslashes = ones &* 0x5C
+        var i = 0
+        while bytes.count - i >= 8 {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let q = word ^ quotes, b = word ^ backslashes
+            // Some byte below 0x20, or equal to `"` or `\` (each term is exact about whether any byte hits).
+            if ((word &- ones &* 0x20) & ~word | (q &- ones) & ~q | (b &- ones) & ~b) & highs != 0 { return true }
+            i += 8
+        }
+        while i < bytes.count {
+            let byte = base[i]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            i += 1
+        }
+        return false
     }
 }
 

@@ -256,9 +256,9 @@ final class SQLiteTransaction: ParseTransaction {
             // Columns as objectColumns orders them: class, id, data, acl, created_at, updated_at. The buffers
             // are SQLite's own, used before the next step.
             var written = false
-            if let id = row.buffer(1), let data = row.buffer(2), let created = row.buffer(4),
-               let updated = row.buffer(5) {
-                written = PlainObjectBytes.append(objectId: id, data: data, acl: row.buffer(3), createdAt: created,
+            if let id = row.text(1), let data = row.text(2), let created = row.text(4),
+               let updated = row.text(5) {
+                written = PlainObjectBytes.append(objectId: id, data: data, acl: row.text(3), createdAt: created,
                                                   updatedAt: updated, to: &out)
             }
             if !written { out.append(contentsOf: try render(StoredText(columns: row))) }
