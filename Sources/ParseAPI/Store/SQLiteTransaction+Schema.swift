@@ -4,8 +4,19 @@ import Storage
 extension SQLiteTransaction {
     func schema(_ className: String) throws -> ClassSchema? {
         if let writer, let cached = writer.schemas.value(className) { return cached }
-        let schema = try db.queryOne("SELECT class, fields, clp, indexes FROM parse_schemas WHERE class = ?",
-                                     [.text(className)]).map(decodeSchema)
+        // Read from the row's buffers: the stored text is compared with the text decoded before and turned
+        // into strings only when it changed (every request of a class reads its schema).
+        var schema: ClassSchema?
+        try db.forEachRow("SELECT fields, clp, indexes FROM parse_schemas WHERE class = ?", [.text(className)]) { row in
+            let fields = row.text(0), clp = row.text(1), indexes = row.text(2)
+            if let cached = SchemaDecodeCache.shared.schema(className, fields: fields, clp: clp, indexes: indexes) {
+                schema = cached
+            } else {
+                let text = { (bytes: UnsafeBufferPointer<UInt8>?) in bytes.map { String(decoding: $0, as: UTF8.self) } }
+                schema = try decodeSchema(className, fields: text(fields), clp: text(clp), indexes: text(indexes))
+            }
+            return false
+        }
         if let writer { writer.schemas.remember(schema, for: className, after: writer.context) }
         return schema
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Decoded class schemas keyed by the exact stored text they came from.
@@ -26,6 +27,27 @@ final class SchemaDecodeCache: Sendable {
         entries.withLock { entries in
             guard let entry = entries[className], entry.stored == stored else { return nil }
             return entry.schema
+        }
+    }
+
+    /// The schema decoded earlier from stored columns equal to these bytes (SQLite's row buffers), if
+    /// any: read on every request, so no `String` is made for the comparison.
+    func schema(_ className: String, fields: UnsafeBufferPointer<UInt8>?, clp: UnsafeBufferPointer<UInt8>?,
+                indexes: UnsafeBufferPointer<UInt8>?) -> ClassSchema? {
+        entries.withLock { entries in
+            guard let entry = entries[className], Self.equal(entry.stored.fields, fields),
+                  Self.equal(entry.stored.clp, clp), Self.equal(entry.stored.indexes, indexes) else { return nil }
+            return entry.schema
+        }
+    }
+
+    private static func equal(_ text: String?, _ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
+        guard let text, let bytes else { return text == nil && bytes == nil }
+        var copy = text
+        return copy.withUTF8 { utf8 in
+            guard utf8.count == bytes.count else { return false }
+            guard let a = utf8.baseAddress, let b = bytes.baseAddress else { return true }
+            return memcmp(a, b, bytes.count) == 0
         }
     }
 
