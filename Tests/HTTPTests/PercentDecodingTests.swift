@@ -33,4 +33,16 @@ final class PercentDecodingTests: XCTestCase {
         let path = target[..<(target.firstIndex(of: "?") ?? target.endIndex)]
         XCTAssertEqual(PercentDecoding.decodePath(path), "/x/y!")
     }
+
+    /// ASCII takes a shortcut past the UTF-8 validator; anything else is still validated, escaped or not.
+    func testASCIIShortcutAndValidation() {
+        XCTAssertEqual(PercentDecoding.decodePath("/plain/ascii_path-1.2~"), "/plain/ascii_path-1.2~")
+        XCTAssertEqual(PercentDecoding.decodePath("/caf%C3%A9"), "/café")
+        XCTAssertEqual(PercentDecoding.decodePath("/café"), "/café")
+        XCTAssertNil(PercentDecoding.decodePath("/bad%C3"))
+        XCTAssertNil(PercentDecoding.decodePath("/bad%FF%FE"))
+        let invalid: [UInt8] = [0x2F, 0xC3, 0x28]
+        XCTAssertNil(invalid.withUnsafeBytes { PercentCoding.validUTF8($0) })
+        XCTAssertEqual(Array("x\u{7F}".utf8).withUnsafeBytes { PercentCoding.validUTF8($0) }, "x\u{7F}")
+    }
 }

@@ -109,4 +109,27 @@ final class ResponseSerializationTests: XCTestCase {
         XCTAssertThrowsError(try HTTPRequest(method: .get, target: "/bad%zz"))
         XCTAssertThrowsError(try HTTPRequest(method: .get, target: ""))
     }
+
+    /// The word-at-a-time test must find CR, LF and NUL at every position, and nothing in clean text.
+    func testControlBytesFoundAtEveryOffset() {
+        for length in 0..<40 {
+            let clean = Array(repeating: UInt8(ascii: "a"), count: length)
+            XCTAssertFalse(clean.withUnsafeBufferPointer { ResponseHeadWriter.hasControlBelow14($0) })
+            for position in 0..<length {
+                for bad: UInt8 in [0, 10, 13, 9, 1] {
+                    var bytes = clean
+                    bytes[position] = bad
+                    XCTAssertTrue(bytes.withUnsafeBufferPointer { ResponseHeadWriter.hasControlBelow14($0) })
+                }
+                for fine: UInt8 in [14, 32, 0x7F, 0x80, 0xFF] {
+                    var bytes = clean
+                    bytes[position] = fine
+                    XCTAssertFalse(bytes.withUnsafeBufferPointer { ResponseHeadWriter.hasControlBelow14($0) })
+                }
+            }
+        }
+        var out: [UInt8] = []
+        ResponseHeadWriter.appendSanitized("a\tlong value with\r\nInjected: 1 and \u{0} nul", to: &out)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "a\tlong value with  Injected: 1 and   nul")
+    }
 }

@@ -101,7 +101,7 @@ enum ResponseHeadWriter {
         // small strings most header names and values are, which then went byte by byte.
         var text = text
         text.withUTF8 { bytes in
-            guard bytes.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+            guard hasControlBelow14(bytes) else {
                 out.append(contentsOf: bytes)
                 return
             }
@@ -109,6 +109,26 @@ enum ResponseHeadWriter {
                 out.append(byte == 13 || byte == 10 || byte == 0 ? 32 : byte)
             }
         }
+    }
+
+    /// Whether some byte is below 14 (CR, LF and NUL are; the loop above decides which ones to replace).
+    /// Eight bytes at a time: every header name and value of every response passes through here.
+    static func hasControlBelow14(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = 0
+        while bytes.count - i >= 8 {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            // Nonzero exactly when some byte of `word` is below 14 (the classic "has less than n" test, exact
+            // for n <= 128).
+            if (word &- ones &* 14) & ~word & highs != 0 { return true }
+            i += 8
+        }
+        while i < bytes.count {
+            if base[i] < 14 { return true }
+            i += 1
+        }
+        return false
     }
 
     /// ASCII case-insensitive comparison with a lower-case literal.
