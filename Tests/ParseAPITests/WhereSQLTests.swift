@@ -21,6 +21,24 @@ final class WhereSQLTests: XCTestCase {
         }
     }
 
+    /// The public caller's ACL condition is built once; it must be what the general construction gives,
+    /// and callers with a user or roles must still get their own groups.
+    func testPublicACLConditionIsTheGeneralOne() throws {
+        let general = WhereCompiler.aclConditionSQL(placeholder: "?")
+        let publicCondition = try XCTUnwrap(WhereCompiler.aclCondition(.publicCaller))
+        XCTAssertEqual(publicCondition.0, general)
+        XCTAssertEqual(publicCondition.1, .text(#"["*"]"#))
+        var user = Caller(level: .user)
+        user.userId = "u1"
+        XCTAssertEqual(WhereCompiler.aclCondition(user)?.1, .text(#"["*","u1"]"#))
+        var roled = Caller(level: .anonymousPublic)
+        roled.roles = ["admins"]
+        XCTAssertEqual(WhereCompiler.aclCondition(roled)?.1, .text(#"["*","role:admins"]"#))
+        XCTAssertEqual(WhereCompiler.aclCondition(.publicCaller, placeholder: "?7")?.0,
+                       WhereCompiler.aclConditionSQL(placeholder: "?7"))
+        XCTAssertNil(WhereCompiler.aclCondition(.master))
+    }
+
     func testValuesAreBoundNotInlined() throws {
         let (sql, args) = try compile(#"{"name":"x'); DROP TABLE parse_objects; --","n":{"$in":[1,2,3]}}"#)
         XCTAssertFalse(sql.contains("DROP"))

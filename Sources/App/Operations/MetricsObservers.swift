@@ -14,8 +14,8 @@ final class HTTPMetrics: ServerObserver, @unchecked Sendable {
     let parkedConnections: Gauge
     private struct Key: Hashable { let group: String; let method: String; let status: Int }
     private let lock = NSLock()
-    private var counters: [Key: Counter] = [:]
-    private var histograms: [String: Histogram] = [:]
+    /// Both series of a key under one entry: one hash per request instead of two.
+    private var series: [Key: (counter: Counter, histogram: Histogram)] = [:]
     /// Request latency buckets in seconds: sub-millisecond for cached reads up to long polls.
     static let latencyBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
 
@@ -28,21 +28,22 @@ final class HTTPMetrics: ServerObserver, @unchecked Sendable {
     func requestCompleted(group: String, method: String, status: Int, seconds: Double) {
         let key = Key(group: group.isEmpty ? "/" : group, method: method, status: status)
         lock.lock()
-        let cachedCounter = counters[key]
-        let cachedHistogram = histograms[key.group]
+        let cached = series[key]
         lock.unlock()
-        let counter = cachedCounter ?? registry.counter(
+        if let cached {
+            cached.counter.increment(by: 1)
+            cached.histogram.observe(seconds)
+            return
+        }
+        let counter = registry.counter(
             "quartet_http_requests_total", help: "HTTP requests answered.",
             labels: ["group": key.group, "method": method, "status": String(status)])
-        let histogram = cachedHistogram ?? registry.histogram(
+        let histogram = registry.histogram(
             "quartet_http_request_duration_seconds", help: "Time from request head to response.",
             buckets: Self.latencyBuckets, labels: ["group": key.group])
-        if cachedCounter == nil || cachedHistogram == nil {
-            lock.lock()
-            counters[key] = counter
-            histograms[key.group] = histogram
-            lock.unlock()
-        }
+        lock.lock()
+        series[key] = (counter, histogram)
+        lock.unlock()
         counter.increment(by: 1)
         histogram.observe(seconds)
     }

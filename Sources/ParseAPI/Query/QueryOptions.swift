@@ -114,7 +114,8 @@ struct QueryOptions: Sendable {
             }
         default: throw ParseError(102, "Improper encode of parameter")
         }
-        return raw.joined(separator: ",").split(separator: ",")
+        let joined = raw.count == 1 ? raw[0] : raw.joined(separator: ",")
+        return joined.split(asciiByte: UInt8(ascii: ","))
             .map { trimmingSpaces($0) }.filter { !$0.isEmpty }
     }
 

@@ -214,7 +214,7 @@ struct QueryRunner {
                 }
                 continue
             }
-            let path = key.split(separator: ".").map(String.init)
+            let path = key.split(asciiByte: UInt8(ascii: ".")).map(String.init)
             guard let first = path.first else { continue }
             if protected.contains(first) {
                 throw ParseError(119, "This user is not allowed to query \(key) on class \(cq.className)")

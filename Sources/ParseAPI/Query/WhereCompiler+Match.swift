@@ -43,26 +43,53 @@ enum Atom {
 
 /// Where a comparison reads its value: a stored field, or an element of an array (json_each alias).
 struct MatchTarget {
-    let value: String
-    let type: String
-    let sub: (String) -> String
+    private enum Source {
+        case field(FieldRef)
+        case element(alias: String)
+    }
+
+    private let source: Source
     /// The schema type of a top-level field; writes are checked against it, so every stored value of the
     /// field has it (or is null or absent). Nil for paths into a value and for array elements.
     let schemaType: FieldType?
 
     init(_ ref: FieldRef) {
-        value = ref.valueExpr
-        type = ref.typeExpr
-        sub = ref.sub
+        source = .field(ref)
         schemaType = ref.kind == .data ? ref.type : nil
     }
 
     init(element alias: String) {
-        value = "\(alias).value"
-        type = "\(alias).type"
+        source = .element(alias: alias)
         schemaType = nil
-        // Elements that are not objects are plain text to SQLite, and json_extract would reject them.
-        sub = { "(CASE WHEN \(alias).type = 'object' THEN json_extract(\(alias).value, \(SQLPath.path([$0]))) END)" }
+    }
+
+    // The expressions are built when a clause asks for them, not up front: a comparison on a typed field
+    // uses only `value`, and building the unused `type` expression was a measurable part of a query.
+
+    /// The SQL expression of the value.
+    var value: String {
+        switch source {
+        case .field(let ref): return ref.valueExpr
+        case .element(let alias): return alias + ".value"
+        }
+    }
+
+    /// The SQL expression of the value's JSON type (`json_type`'s names).
+    var type: String {
+        switch source {
+        case .field(let ref): return ref.typeExpr
+        case .element(let alias): return alias + ".type"
+        }
+    }
+
+    /// The SQL expression of member `key` of an object value.
+    func sub(_ key: String) -> String {
+        switch source {
+        case .field(let ref): return ref.sub(key)
+        case .element(let alias):
+            // Elements that are not objects are plain text to SQLite, and json_extract would reject them.
+            return "(CASE WHEN \(alias).type = 'object' THEN json_extract(\(alias).value, \(SQLPath.path([key]))) END)"
+        }
     }
 }
 

@@ -81,7 +81,7 @@ struct WhereCompiler {
     /// Key validation of spec §7.2 and §5.6, then the clause itself.
     private mutating func fieldClause(_ key: String, _ value: JSON, topLevel: Bool) throws -> String {
         guard Self.isQueryKey(key) else { throw ParseError(105, "Invalid key name: \(key)") }
-        let path = key.split(separator: ".").map(String.init)
+        let path = key.split(asciiByte: UInt8(ascii: ".")).map(String.init)
         guard let first = path.first else { throw ParseError(105, "Invalid key name: \(key)") }
         if first == "ACL" { throw ParseError(102, "Cannot query on ACL.") }
         if className == "_User", first == "password" || first == "authData", !caller.isMaster || first == "password" {
@@ -126,9 +126,17 @@ struct WhereCompiler {
     /// The ACL read filter for a query as the caller sees it (nil for master reads).
     static func aclCondition(_ caller: Caller, placeholder: String = "?") -> (String, SQLScalar)? {
         guard !caller.readsAsMaster else { return nil }
+        if placeholder == "?", caller.userId == nil, caller.roles.isEmpty {
+            // A caller without a user (most reads of a public app): its group is `["*"]`, the same text every
+            // time, built once.
+            return (publicCondition.sql, publicCondition.argument)
+        }
         let group = JSON.array(caller.aclGroup.map { .string($0) }).serialized()
         return (aclConditionSQL(placeholder: placeholder), .text(group))
     }
+
+    private static let publicCondition = (sql: aclConditionSQL(placeholder: "?"),
+                                          argument: SQLScalar.text(JSON.array([.string("*")]).serialized()))
 
     /// The SQL of `aclCondition`, whose one parameter (at `placeholder`) is the caller's group as JSON.
     static func aclConditionSQL(placeholder: String) -> String {

@@ -113,26 +113,40 @@ extension ParseApp {
     /// Path segments after the mount: split on `/` before percent-decoding (an encoded `%2F` never
     /// separates), repeated slashes collapsed, trailing slash ignored. Nil if a segment does not decode.
     static func segments(rawPath: String, mount: String) -> [String]? {
-        // On UTF-8 bytes throughout: '/' is one byte, and Character-wise prefix tests, cuts and splits
-        // showed in profiles of every request.
-        let bytes = rawPath.utf8
-        guard bytes.starts(with: mount.utf8) else { return nil }
-        let rest = bytes[bytes.index(bytes.startIndex, offsetBy: mount.utf8.count)...]
-        if let first = rest.first, first != UInt8(ascii: "/") { return nil }
-        var out: [String] = []
-        out.reserveCapacity(4)
-        for seg in rest.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
-            if !seg.contains(UInt8(ascii: "%")) {
-                // Nothing to decode: the same text, refused with a NUL byte as decodePath refuses one (a
-                // String's bytes are valid UTF-8 already).
-                guard !seg.contains(0) else { return nil }
-                out.append(String(Substring(seg)))
-                continue
+        // On UTF-8 bytes throughout, in one pass over the path's buffer: '/' is one byte, and Character-wise
+        // tests, cuts and splits (and later slices of the UTF-8 view) showed in profiles of every request.
+        var path = rawPath, prefix = mount
+        return path.withUTF8 { bytes -> [String]? in
+            prefix.withUTF8 { mountBytes -> [String]? in
+                guard bytes.count >= mountBytes.count else { return nil }
+                for k in 0..<mountBytes.count where bytes[k] != mountBytes[k] { return nil }
+                var i = mountBytes.count
+                if i < bytes.count, bytes[i] != UInt8(ascii: "/") { return nil }
+                var out: [String] = []
+                out.reserveCapacity(4)
+                while i < bytes.count {
+                    while i < bytes.count, bytes[i] == UInt8(ascii: "/") { i += 1 }
+                    let start = i
+                    var escaped = false
+                    while i < bytes.count, bytes[i] != UInt8(ascii: "/") {
+                        // Nothing to decode without '%': the same text, refused with a NUL byte as
+                        // decodePath refuses one (the path is valid UTF-8 already, being a String's bytes).
+                        if bytes[i] == UInt8(ascii: "%") { escaped = true } else if bytes[i] == 0 { return nil }
+                        i += 1
+                    }
+                    guard i > start else { break }
+                    let segment = UnsafeBufferPointer(rebasing: bytes[start..<i])
+                    if escaped {
+                        guard let decoded = PercentDecoding.decodePath(Substring(String(decoding: segment, as: UTF8.self)))
+                        else { return nil }
+                        out.append(decoded)
+                    } else {
+                        out.append(String(decoding: segment, as: UTF8.self))
+                    }
+                }
+                return out
             }
-            guard let decoded = PercentDecoding.decodePath(Substring(seg)) else { return nil }
-            out.append(decoded)
         }
-        return out
     }
 
     /// The body as a JSON object (spec §2.2): empty -> `{}`, malformed or not an object -> 107.
