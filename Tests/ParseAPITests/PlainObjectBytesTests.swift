@@ -79,6 +79,15 @@ final class PlainObjectBytesTests: XCTestCase {
                 XCTAssertEqual(fast, byteWise(bytes, from: start), "\(text) from \(start)")
             }
         }
+        for length in 0..<24 {
+            for position in 0..<length {
+                var bytes = Array(repeating: UInt8(ascii: "a"), count: length)
+                bytes[position] = UInt8(ascii: "_")
+                XCTAssertTrue(bytes.withUnsafeBufferPointer { PlainObjectBytes.containsUnderscore($0.baseAddress!, count: length) })
+                bytes[position] = UInt8(ascii: "_") ^ 0x80
+                XCTAssertFalse(bytes.withUnsafeBufferPointer { PlainObjectBytes.containsUnderscore($0.baseAddress!, count: length) })
+            }
+        }
         // Members starting with `_` and file values are still seen after long strings.
         let long = String(repeating: "abcdefgh", count: 9)
         XCTAssertNil(PlainObjectBytes.render(stored(#"{"a":"\#(long)","_b":1}"#)))

@@ -68,6 +68,9 @@ enum PlainObjectBytes {
     static func needsRendering(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = text.baseAddress else { return false }
         let count = text.count
+        // Both things begin with `"_`, so text without any `_` byte (most objects: field names are
+        // usually camel case) needs no closer look, and a word-wise search for one byte is far cheaper.
+        guard containsUnderscore(base, count: count) else { return false }
         let quote = UInt8(ascii: "\"")
         var depth = 0
         var previous: UInt8 = 0
@@ -91,6 +94,23 @@ enum PlainObjectBytes {
             default: break
             }
             previous = byte
+            i += 1
+        }
+        return false
+    }
+
+    /// Whether some byte is `_`, eight bytes at a time.
+    static func containsUnderscore(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let underscores = ones &* 0x5F
+        var i = 0
+        while count - i >= 8 {
+            let u = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ underscores
+            if (u &- ones) & ~u & highs != 0 { return true }
+            i += 8
+        }
+        while i < count {
+            if base[i] == UInt8(ascii: "_") { return true }
             i += 1
         }
         return false
