@@ -28,4 +28,18 @@ final class WireTests: XCTestCase {
         let event = ChangeNotice.event(handle: "abc_-DEF", uids: [1, 2, 1])
         XCTAssertEqual(ChangeNotice.decode(event), ChangeNotice(handle: "abc_-DEF", uids: [1, 2]))
     }
+
+    /// The form media type is recognised on bytes: any case, parameters and blanks around it ignored.
+    func testFormMediaTypeRecognition() {
+        for accepted in ["application/x-www-form-urlencoded", "Application/X-WWW-Form-URLEncoded",
+                         "application/x-www-form-urlencoded; charset=utf-8", " application/x-www-form-urlencoded\t;x=1",
+                         "application/x-www-form-urlencoded ;"] {
+            XCTAssertTrue(RequestParameters.isFormMediaType(accepted), accepted)
+        }
+        for refused in ["", ";", "application/json", "application/x-www-form-urlencodedx", "application/x-www-form-urlencode",
+                        "multipart/form-data; boundary=x", "application/x-www-form-urlencoded\u{301}",
+                        "text/plain; application/x-www-form-urlencoded"] {
+            XCTAssertFalse(RequestParameters.isFormMediaType(refused), refused)
+        }
+    }
 }

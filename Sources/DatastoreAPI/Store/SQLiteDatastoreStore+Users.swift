@@ -4,14 +4,18 @@ import Storage
 extension SQLiteDatastoreStore {
     /// The live token's user by token hash (revoked tokens name nobody).
     public func user(forTokenHash hash: String) throws -> DatastoreUser? {
-        try storage.read { db in
-            try db.queryOne("""
+        // One statement, so no surrounding transaction (`readStatement`), and the two columns read straight
+        // off it: every request of the API starts here.
+        try storage.readStatement { db in
+            var user: DatastoreUser?
+            try db.forEachRow("""
                 SELECT u.uid, u.name FROM ds_token t JOIN ds_user u ON u.uid = t.uid
                 WHERE t.token_hash = ? AND t.revoked_at IS NULL
-                """, [.text(hash)]).flatMap { row in
-                guard let uid = row["uid"].int64, let name = row["name"].string else { return nil }
-                return DatastoreUser(uid: uid, name: name)
+                """, [.text(hash)]) { row in
+                if let uid = row.int64(0), let name = row.string(1) { user = DatastoreUser(uid: uid, name: name) }
+                return false
             }
+            return user
         }
     }
 
