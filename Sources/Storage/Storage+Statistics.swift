@@ -17,5 +17,6 @@ extension Storage {
             try ctx.db.execute("PRAGMA analysis_limit=0; ANALYZE;")
         }
         readers.reloadStatistics()
+        lookups.reloadStatistics()
     }
 }

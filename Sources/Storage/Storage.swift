@@ -12,6 +12,12 @@ public final class Storage: Sendable {
     let logger: Logger
     private let writer: Writer
     let readers: ReaderPool
+    /// Connections for single-statement point reads (`readStatement`): the same count, without the memory
+    /// map. A connection that starts reading after another one committed drops its page cache and, when
+    /// mapped, unmaps the whole file (SQLite guards against a file changed behind the mapping), so under
+    /// writes every mapped read pays an munmap, a new mmap and page faults. A lookup of a few pages is
+    /// cheaper read with pread; queries over many pages keep the mapped pool (`read`).
+    let lookups: ReaderPool
     private let closed = Locked(false)
     let blockingHook = BlockingHook()
 
@@ -30,6 +36,9 @@ public final class Storage: Sendable {
         // connections cannot do. Its WAL writes go through the write buffer when the mode allows it.
         let writeConnection = try Database(options: options, vfs: try WALWriteBuffer.vfsName(for: options))
         readers = try ReaderPool(options: options)
+        var lookupOptions = options
+        lookupOptions.mmapSizeBytes = 0
+        lookups = try ReaderPool(options: lookupOptions)
         writer = Writer(db: writeConnection, maxBatchSize: options.maxBatchSize, observer: observer,
                         bus: bus, logger: logger)
         writer.start()
@@ -60,7 +69,7 @@ public final class Storage: Sendable {
     /// committed snapshot when it starts. Only for bodies that run one statement (a single statement always
     /// reads one consistent snapshot); it saves the `BEGIN` and `COMMIT` of `read`.
     public func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
-        try readers.withConnection { db in try body(db) }
+        try lookups.withConnection { db in try body(db) }
     }
 
     /// Group commit: the job runs on the writer thread inside its own SAVEPOINT of a shared transaction;
@@ -124,6 +133,7 @@ public final class Storage: Sendable {
         guard first else { return }
         writer.stop()
         readers.close()
+        lookups.close()
         // Last, with no reader holding a snapshot, so the checkpoint can copy and truncate the whole WAL.
         writer.closeConnection()
         logger.info("storage closed", metadata: ["path": "\(options.path)"])
