@@ -35,14 +35,13 @@ public struct StdoutLogHandler: LogHandler {
     }
 
     /// Writes the record as one line.
-    public func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?,
-                    source: String, file: String, function: String, line: UInt) {
+    public func log(event: LogEvent) {
         var all = metadata
-        if let extra { all.merge(extra) { $1 } }
+        if let extra = event.metadata { all.merge(extra) { $1 } }
         let timestamp = ISO8601.formatMillis(Date())
         switch format {
-        case .text: StdoutWriter.write(textLine(timestamp, level, message, all))
-        case .json: StdoutWriter.write(jsonLine(timestamp, level, message, all))
+        case .text: StdoutWriter.write(textLine(timestamp, event.level, event.message, all))
+        case .json: StdoutWriter.write(jsonLine(timestamp, event.level, event.message, all))
         }
     }
 
