@@ -98,12 +98,18 @@ extension SQLiteDatastoreStore {
 
     /// A stored record's fields and size.
     static func loadRecord(handle: String, key: RecordKey, db: Database) throws -> (fields: JSONObject, size: Int)? {
-        guard let row = try db.queryOne("SELECT fields_json, size FROM ds_record WHERE handle = ? AND tid = ? AND rid = ?",
-                                        [.text(handle), .text(key.tid), .text(key.rid)]),
-              let text = row["fields_json"].string, let size = row["size"].int64 else { return nil }
-        guard case .object(let fields) = try JSONParser.parse(text, options: StoredJSON.options) else {
-            throw StorageError.corrupt("ds_record fields are not an object")
+        // Read off the statement (no Row, no String for the text): every delta loads each record it touches,
+        // and inserting a new record finds none.
+        var parsed: JSON?
+        var size: Int64?
+        try db.forEachRow("SELECT fields_json, size FROM ds_record WHERE handle = ? AND tid = ? AND rid = ?",
+                          [.text(handle), .text(key.tid), .text(key.rid)]) { row in
+            size = row.int64(1)
+            if let text = row.text(0) { parsed = try JSONParser.parse(buffer: text, options: StoredJSON.options) }
+            return false
         }
+        guard let parsed, let size else { return nil }
+        guard case .object(let fields) = parsed else { throw StorageError.corrupt("ds_record fields are not an object") }
         return (fields, Int(size))
     }
 }
