@@ -33,13 +33,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     public subscript(name: String) -> String? {
         // Borrowed through the buffer rather than copied out entry by entry: a lookup runs for every header
         // an API checks (a dozen per Parse request), and copying each entry retained and released both of
-        // its strings.
-        let length = name.utf8.count
-        return entries.withUnsafeBufferPointer { buffer -> String? in
-            for i in buffer.indices where buffer[i].name.utf8.count == length
-                && HTTPHeaders.namesEqual(buffer[i].name, name) {
-                return buffer[i].value
-            }
+        // its strings. `namesEqual` rejects names of another length before looking at their bytes.
+        entries.withUnsafeBufferPointer { buffer -> String? in
+            for i in buffer.indices where HTTPHeaders.namesEqual(buffer[i].name, name) { return buffer[i].value }
             return nil
         }
     }

@@ -48,15 +48,18 @@ public struct ColumnReader {
     public func buffer(_ i: Int) -> UnsafeBufferPointer<UInt8>? {
         guard i >= 0, i < count else { return nil }
         let column = Int32(i)
-        let type = sqlite3_column_type(handle, column)
-        guard type != SQLITE_NULL else { return nil }
-        // The pointer before the length, as SQLite documents, so no conversion happens in between.
-        let pointer: UnsafeRawPointer? = type == SQLITE_BLOB
-            ? sqlite3_column_blob(handle, column)
-            : sqlite3_column_text(handle, column).map { UnsafeRawPointer($0) }
-        let length = Int(sqlite3_column_bytes(handle, column))
-        guard let pointer, length > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length)
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: return nil
+        case SQLITE_BLOB:
+            // The pointer before the length, as SQLite documents, so no conversion happens in between.
+            let pointer = sqlite3_column_blob(handle, column)
+            let length = Int(sqlite3_column_bytes(handle, column))
+            guard let pointer, length > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return UnsafeBufferPointer(start: pointer.assumingMemoryBound(to: UInt8.self), count: length)
+        default:
+            // Numbers are converted to their text, as `string` documents.
+            return text(i)
+        }
     }
 }
 

@@ -57,7 +57,7 @@ final class JSONSerializerTests: XCTestCase {
         }
         for text in ["", "Ab3dE5gH9k", "2024-05-01T10:00:00.000Z", "tab\there", "quote\"in", "back\\slash", "é日本"] {
             var out: [UInt8] = []
-            JSON.appendQuoted(text, to: &out)
+            Array(text.utf8).withUnsafeBufferPointer { JSON.appendQuoted(utf8: $0, to: &out) }
             XCTAssertEqual(String(decoding: out, as: UTF8.self), JSON.string(text).serialized(), text)
         }
     }

@@ -20,13 +20,8 @@ extension JSON {
 }
 
 extension JSON {
-    /// Appends `s` as a quoted JSON string, escaped exactly as `serializedBytes` escapes strings.
-    public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
-        var text = s
-        text.withUTF8 { appendQuoted(utf8: $0, to: &out) }
-    }
-
-    /// Appends the UTF-8 text in `bytes` as a quoted JSON string (see `appendQuoted(_:to:)`).
+    /// Appends the UTF-8 text in `bytes` as a quoted JSON string, escaped exactly as `serializedBytes`
+    /// escapes strings.
     public static func appendQuoted(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         // Ids and timestamps, the usual callers, need no escape: copied in one piece.
         if !needsEscape(bytes) {

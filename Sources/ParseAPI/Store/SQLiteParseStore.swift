@@ -146,10 +146,7 @@ final class SQLiteTransaction: ParseTransaction {
         var found: SchemaAndObject?
         try db.forEachRow(sql, args) { row in
             // Columns as schemaAndObjectSQL orders them: fields, clp, indexes, the object's, readable.
-            var schema: ClassSchema?
-            if let fields = row.string(0) {
-                schema = try decodeSchema(className, fields: fields, clp: row.string(1), indexes: row.string(2))
-            }
+            let schema = try row.isNull(0) ? nil : decodeSchema(className, columns: row, first: 0)
             found = SchemaAndObject(schema: schema, stored: StoredText(columns: row, first: 3),
                                     readable: row.int64(9) == 1)
             return false

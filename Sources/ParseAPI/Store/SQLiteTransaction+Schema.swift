@@ -4,17 +4,9 @@ import Storage
 extension SQLiteTransaction {
     func schema(_ className: String) throws -> ClassSchema? {
         if let writer, let cached = writer.schemas.value(className) { return cached }
-        // Read from the row's buffers: the stored text is compared with the text decoded before and turned
-        // into strings only when it changed (every request of a class reads its schema).
         var schema: ClassSchema?
         try db.forEachRow("SELECT fields, clp, indexes FROM parse_schemas WHERE class = ?", [.text(className)]) { row in
-            let fields = row.text(0), clp = row.text(1), indexes = row.text(2)
-            if let cached = SchemaDecodeCache.shared.schema(className, fields: fields, clp: clp, indexes: indexes) {
-                schema = cached
-            } else {
-                let text = { (bytes: UnsafeBufferPointer<UInt8>?) in bytes.map { String(decoding: $0, as: UTF8.self) } }
-                schema = try decodeSchema(className, fields: text(fields), clp: text(clp), indexes: text(indexes))
-            }
+            schema = try decodeSchema(className, columns: row, first: 0)
             return false
         }
         if let writer { writer.schemas.remember(schema, for: className, after: writer.context) }
@@ -50,6 +42,16 @@ extension SQLiteTransaction {
     private func decodeSchema(_ row: Row) throws -> ClassSchema {
         try decodeSchema(row["class"].string ?? "", fields: row["fields"].string, clp: row["clp"].string,
                          indexes: row["indexes"].string)
+    }
+
+    /// The schema in a row's columns `fields`, `clp`, `indexes` (from column `first`), read from the row's
+    /// buffers: every request of a class reads its schema, so the stored text is compared with the text
+    /// decoded before as bytes, and made into strings only when it changed.
+    func decodeSchema(_ name: String, columns row: ColumnReader, first: Int) throws -> ClassSchema {
+        let fields = row.text(first), clp = row.text(first + 1), indexes = row.text(first + 2)
+        if let cached = SchemaDecodeCache.shared.schema(name, fields: fields, clp: clp, indexes: indexes) { return cached }
+        let text = { (bytes: UnsafeBufferPointer<UInt8>?) in bytes.map { String(decoding: $0, as: UTF8.self) } }
+        return try decodeSchema(name, fields: text(fields), clp: text(clp), indexes: text(indexes))
     }
 
     /// A schema from its stored columns, decoded once per distinct stored text (`SchemaDecodeCache`).

@@ -81,8 +81,8 @@ enum ParseDate {
                     i += 1
                 }
             }
-            func sep(_ c: Character) {
-                out[i] = c.asciiValue ?? 0
+            func sep(_ c: Unicode.Scalar) {
+                out[i] = UInt8(ascii: c)
                 i += 1
             }
             put(y, 4); sep("-"); put(m, 2); sep("-"); put(d, 2); sep("T")
