@@ -63,13 +63,42 @@ p99() { awk '$1 == "99%" {print $2}' "$1"; }
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 # ratio A B: A/B with two decimals, or three significant digits when it is below 0.1.
 ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); r = a / b if b > 0 else None; print('n/a' if r is None else (f'{r:.2f}' if r >= 0.1 else f'{r:.3g}'))" "${1:-0}" "${2:-0}"; }
+# cpu_ticks PID: the process's user and system CPU so far, in clock ticks ("user system").
+cpu_ticks() { awk '{print $14, $15}' "/proc/$1/stat"; }
+# cpu_per_request NAME BEFORE AFTER: the server's CPU per request over the wrk run NAME (BEFORE and AFTER from
+# cpu_ticks around it), and wrk's own when OUT/wrk-NAME.cpu exists: puts "server U µs (user A, kernel B)[,
+# wrk W µs]" into CPU_TEXT and the server's total into CPU_US (it sets variables: call it outside a subshell).
+cpu_per_request() {
+  local line
+  line=$(python3 - "$(rps "$OUT/wrk-$1.txt")" "$DURATION" "$(getconf CLK_TCK)" $2 $3 "$OUT/wrk-$1.cpu" <<'PY'
+import os, sys
+rps, seconds, hz = float(sys.argv[1] or 0), float(sys.argv[2]), float(sys.argv[3])
+u0, s0, u1, s1 = map(int, sys.argv[4:8])
+n = rps * seconds
+if n <= 0:
+    print("0 n/a"); sys.exit()
+us = lambda ticks: ticks * 1e6 / hz / n
+out = f"server {us(u1 - u0 + s1 - s0):.1f} µs (user {us(u1 - u0):.1f}, kernel {us(s1 - s0):.1f})"
+if os.path.exists(sys.argv[8]):
+    parts = open(sys.argv[8]).read().split()
+    if len(parts) >= 2:
+        out += f", wrk {(float(parts[0]) + float(parts[1])) * 1e6 / n:.1f} µs"
+print(f"{us(u1 - u0 + s1 - s0):.2f} {out}")
+PY
+)
+  CPU_US=${line%% *}
+  CPU_TEXT=${line#* }
+}
 new_tmp() { local d; d=$(mktemp -d); TMPDIRS+=("$d"); echo "$d"; }
 stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 summary() { echo "$*" | tee -a "$OUT/summary.txt"; }
 # wrk_run NAME URL [wrk options...]: runs wrk for DURATION with latency percentiles into OUT/wrk-NAME.txt.
+# When GNU time is installed, wrk's own CPU time goes to OUT/wrk-NAME.cpu ("user system", seconds).
 wrk_run() {
   local name=$1 url=$2; shift 2
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" "$url" >"$OUT/wrk-$name.txt" 2>&1 || summary "  warning ($name): wrk failed: $(tail -2 "$OUT/wrk-$name.txt" | tr "\n" " ")"
+  local timer=()
+  [ -x /usr/bin/time ] && timer=(/usr/bin/time -f "%U %S" -o "$OUT/wrk-$name.cpu")
+  "${timer[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" "$url" >"$OUT/wrk-$name.txt" 2>&1 || summary "  warning ($name): wrk failed: $(tail -2 "$OUT/wrk-$name.txt" | tr "\n" " ")"
   if grep -q "Non-2xx\|Socket errors" "$OUT/wrk-$name.txt"; then
     summary "  warning ($name): $(grep -h 'Non-2xx\|Socket errors' "$OUT/wrk-$name.txt" | tr -s ' ' | tr '\n' ' ')"
   fi

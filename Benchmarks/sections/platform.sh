@@ -9,24 +9,31 @@ start_hummingbird || true
 # Both servers run side by side and are measured in alternating rounds; each rate is the median of its
 # rounds. On a shared two-core machine one measurement of either server can be off by 20 % or more, so
 # single back-to-back runs give ratios that scatter widely; alternating spreads the drift over both.
-Q_ROUNDS=(); H_ROUNDS=()
+# Each round also reports the CPU time a request cost the server and wrk: wrk runs on the same two cores, so
+# the rates are shared between the two, and the server's own cost per request shows what the rate hides.
+Q_ROUNDS=(); H_ROUNDS=(); Q_CPU=(); H_CPU=()
 for round in $(seq 1 "$PLATFORM_ROUNDS"); do
+  before=$(cpu_ticks "$QPID")
   wrk_run "quartet-health-$round" "http://127.0.0.1:$QP/health"
+  cpu_per_request "quartet-health-$round" "$before" "$(cpu_ticks "$QPID")"; Q_CPU+=("$CPU_US")
   Q_ROUNDS+=("$(rps "$OUT/wrk-quartet-health-$round.txt")")
-  summary "  round $round: quartet GET /health ${Q_ROUNDS[-1]} req/s (p99 $(p99 "$OUT/wrk-quartet-health-$round.txt"))"
+  summary "  round $round: quartet GET /health ${Q_ROUNDS[-1]} req/s (p99 $(p99 "$OUT/wrk-quartet-health-$round.txt")); CPU per request: $CPU_TEXT"
   if [ -n "$HPID" ]; then
+    before=$(cpu_ticks "$HPID")
     wrk_run "hummingbird-health-$round" "http://127.0.0.1:$HP/health"
+    cpu_per_request "hummingbird-health-$round" "$before" "$(cpu_ticks "$HPID")"; H_CPU+=("$CPU_US")
     H_ROUNDS+=("$(rps "$OUT/wrk-hummingbird-health-$round.txt")")
-    summary "  round $round: hummingbird GET /health ${H_ROUNDS[-1]} req/s (p99 $(p99 "$OUT/wrk-hummingbird-health-$round.txt"))"
+    summary "  round $round: hummingbird GET /health ${H_ROUNDS[-1]} req/s (p99 $(p99 "$OUT/wrk-hummingbird-health-$round.txt")); CPU per request: $CPU_TEXT"
   fi
 done
 Q_RPS=$(median "${Q_ROUNDS[@]}")
-summary "quartet GET /health: $Q_RPS req/s (median of $PLATFORM_ROUNDS rounds); RSS after load: $(rss_kb "$QPID") kB, threads: $(threads_of "$QPID")"
+summary "quartet GET /health: $Q_RPS req/s (median of $PLATFORM_ROUNDS rounds), server CPU $(median "${Q_CPU[@]}") µs per request (median); RSS after load: $(rss_kb "$QPID") kB, threads: $(threads_of "$QPID")"
 stop "$QPID"
 if [ -n "$HPID" ]; then
   H_RPS=$(median "${H_ROUNDS[@]}")
-  summary "hummingbird GET /health: $H_RPS req/s (median of $PLATFORM_ROUNDS rounds)"
+  summary "hummingbird GET /health: $H_RPS req/s (median of $PLATFORM_ROUNDS rounds), server CPU $(median "${H_CPU[@]}") µs per request (median)"
   summary "ratio quartet/hummingbird GET /health: $(ratio "$Q_RPS" "$H_RPS") (target >= 2)"
+  summary "ratio of server CPU per request, hummingbird/quartet: $(ratio "$(median "${H_CPU[@]}")" "$(median "${Q_CPU[@]}")") (reported)"
   stop "$HPID"
 fi
 
