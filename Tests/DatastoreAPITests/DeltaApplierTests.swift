@@ -22,7 +22,7 @@ final class DeltaApplierTests: XCTestCase {
             return (f, Values.recordSize(f))
         }
         try DeltaApplier.apply(try changes(text), to: &copy)
-        return copy.touched[key]?.fields
+        return copy[key]?.fields
     }
 
     private func list(_ op: String, on stored: String) throws -> String? {

@@ -50,8 +50,9 @@ final class StoredCounterTests: XCTestCase {
 
     func testSizeCheckRefusesTotalsThatWouldOverflow() {
         var copy = WorkingCopy { _ in (fields: JSONObject(), size: Int.max) }
-        XCTAssertNoThrow(try copy.current(RecordKey(tid: "t", rid: "r")))
-        copy.set(RecordKey(tid: "t", rid: "r"), nil, change: 0)
+        let position = try? copy.position(of: RecordKey(tid: "t", rid: "r"))
+        XCTAssertEqual(position, 0)
+        copy.set(at: 0, nil, change: 0)
         XCTAssertThrowsError(try SizeCheck.check(copy, deltaSize: 100, datastoreSize: Int.min, recordCount: 0,
                                                  limits: SizeLimits(headroomPercent: 10)))
     }

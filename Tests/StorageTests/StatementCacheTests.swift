@@ -30,6 +30,66 @@ final class StatementCacheTests: XCTestCase {
         XCTAssertNotNil(db.statementCache.statement(for: "SELECT 3"))
     }
 
+    func testEvictionAlsoForgetsStatementsFoundByTheAddressOfTheirText() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let db = try Database(path: dir + "/db.sqlite3", statementCacheSize: 2)
+        db.statementCache.removeAll()
+        // Literals longer than 15 bytes: the cache finds them again by the address of their bytes.
+        _ = try db.query("SELECT 1 AS first_literal_value")
+        _ = try db.query("SELECT 2 AS second_literal_value")
+        XCTAssertNotNil(StatementCache.textAddress(of: "SELECT 1 AS first_literal_value"))
+        _ = try db.query("SELECT 1 AS first_literal_value")
+        _ = try db.query("SELECT 3 AS third_literal_value")      // evicts the second
+        XCTAssertEqual(db.cachedStatementCount, 2)
+        XCTAssertNotNil(db.statementCache.statement(for: "SELECT 1 AS first_literal_value"))
+        XCTAssertNil(db.statementCache.statement(for: "SELECT 2 AS second_literal_value"))
+        XCTAssertNotNil(db.statementCache.statement(for: "SELECT 3 AS third_literal_value"))
+        db.statementCache.removeAll()
+        XCTAssertNil(db.statementCache.statement(for: "SELECT 1 AS first_literal_value"))
+    }
+
+    func testShortTextHasNoAddressOfItsOwn() {
+        // Up to 15 bytes are stored inside the string value; a pointer to them would be to a temporary.
+        XCTAssertNil(StatementCache.textAddress(of: "SELECT 1"))
+        XCTAssertNil(StatementCache.textAddress(of: String(repeating: "x", count: 15)))
+        XCTAssertNotNil(StatementCache.textAddress(of: String(repeating: "x", count: 16)))
+    }
+
+    func testBuiltTextsOfEqualLengthNeverAnswerForEachOther() throws {
+        // SQL built at run time lives in memory that is freed after the call and reused for the next
+        // text, often of the same length. Each must still run its own statement.
+        let dir = try makeTemporaryDirectory(self)
+        for capacity in [0, 1, 3, 64] {
+            let db = try Database(path: dir + "/db-\(capacity).sqlite3", statementCacheSize: capacity)
+            for round in 0..<3 {
+                for i in 0..<200 {
+                    let label = String(repeating: "0", count: 3 - String(i % 150).count) + String(i % 150)
+                    let sql = "SELECT 'value-" + label + "' AS v, ? AS r"
+                    let row = try db.queryOne(sql, [.integer(Int64(round))])
+                    XCTAssertEqual(row?["v"], .text("value-" + label), "capacity \(capacity), i \(i)")
+                    XCTAssertEqual(row?["r"], .integer(Int64(round)))
+                }
+            }
+            XCTAssertLessThanOrEqual(db.cachedStatementCount, capacity)
+        }
+    }
+
+    func testEqualTextBuiltAgainFindsTheCachedStatement() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let db = try Database(path: dir + "/db.sqlite3", statementCacheSize: 8)
+        func built() -> String { ["SELECT ? * 2", "AS doubled_value"].joined(separator: " ") }
+        let before = db.cachedStatementCount
+        let first = built()
+        _ = try db.queryOne(first, [1])
+        let cached = db.statementCache.statement(for: first)
+        XCTAssertNotNil(cached)
+        let again = built()
+        XCTAssertNotEqual(StatementCache.textAddress(of: again), StatementCache.textAddress(of: first))
+        XCTAssertTrue(db.statementCache.statement(for: again) === cached)
+        XCTAssertEqual(try db.queryOne(again, [21])?["doubled_value"], .integer(42))
+        XCTAssertEqual(db.cachedStatementCount, before + 1)
+    }
+
     func testNestedUseOfSameSQLDoesNotDisturbOuterStatement() throws {
         let dir = try makeTemporaryDirectory(self)
         let db = try Database(path: dir + "/db.sqlite3")

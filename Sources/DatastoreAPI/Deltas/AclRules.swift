@@ -25,8 +25,8 @@ public enum AclRules {
     /// Final-state rule for every `:acl` record the delta inserted or updated and that still exists.
     /// `userExists` tells whether a uid names an existing user.
     public static func checkFinal(_ copy: WorkingCopy, userExists: (Int64) throws -> Bool) throws {
-        for key in copy.order where key.tid == table {
-            guard let record = copy.touched[key], let fields = record.fields, record.lastChange >= 0 else { continue }
+        for (key, record) in copy.touched where key.tid == table {
+            guard let fields = record.fields, record.lastChange >= 0 else { continue }
             let index = record.lastChange
             if let uid = userPrincipal(key.rid) {
                 guard try userExists(uid) else { throw ApplyError(index, "no such user \(Quote.echo(key.rid))") }

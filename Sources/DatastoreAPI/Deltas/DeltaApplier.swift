@@ -16,14 +16,15 @@ public enum DeltaApplier {
         for (index, change) in changes.enumerated() {
             try check(index, change)
             let key = change.key
-            let current = try copy.current(key)
+            let position = try copy.position(of: key)
+            let current = copy.fields(at: position)
             switch change {
             case .insert(_, let fields):
                 guard current == nil else { throw ApplyError(index, "record \(describe(key)) already exists") }
-                copy.set(key, fields, change: index)
+                copy.set(at: position, fields, change: index)
             case .delete:
                 guard current != nil else { throw ApplyError(index, "record \(describe(key)) does not exist") }
-                copy.set(key, nil, change: index)
+                copy.set(at: position, nil, change: index)
             case .update(_, let ops):
                 guard var fields = current else { throw ApplyError(index, "record \(describe(key)) does not exist") }
                 for (field, op) in ops {
@@ -31,7 +32,7 @@ public enum DeltaApplier {
                         throw ApplyError(index, "field \(Quote.echo(field)): \(error.reason)")
                     }
                 }
-                copy.set(key, fields, change: index)
+                copy.set(at: position, fields, change: index)
             }
         }
     }

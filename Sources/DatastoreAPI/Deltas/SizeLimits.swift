@@ -29,8 +29,14 @@ public struct SizeOutcome: Sendable, Equatable {
     public let datastoreSize: Int
     /// Record count after the delta.
     public let recordCount: Int
-    /// New accounted size of each touched record that still exists.
-    public let recordSizes: [RecordKey: Int]
+    /// New accounted size of each touched record that still exists (nil for one that does not), in the
+    /// order of the working copy's `order`.
+    public let recordSizes: [Int?]
+
+    /// The new size of the record at `position` of the working copy, nil when it no longer exists.
+    public func recordSize(at position: Int) -> Int? {
+        recordSizes.indices.contains(position) ? recordSizes[position] : nil
+    }
 }
 
 /// Runs the post-delta size checks in the order of §5.8; each refuses only quantities that grew.
@@ -40,12 +46,12 @@ public enum SizeCheck {
                              limits: SizeLimits) throws(ApplyError) -> SizeOutcome {
         var newSize = datastoreSize
         var newCount = recordCount
-        var sizes: [RecordKey: Int] = [:]
-        for key in copy.order {
-            guard let record = copy.touched[key] else { continue }
+        var sizes: [Int?] = []
+        sizes.reserveCapacity(copy.records.count)
+        for (key, record) in copy.touched {
             let after = record.fields.map(Values.recordSize) ?? 0
+            sizes.append(record.fields == nil ? nil : after)
             if record.fields != nil {
-                sizes[key] = after
                 if after > limits.record && after > record.beforeSize {
                     throw ApplyError(record.lastChange,
                                      "record \(DeltaApplier.describe(key)) too large: \(after) bytes")

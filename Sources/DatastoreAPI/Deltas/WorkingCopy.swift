@@ -19,27 +19,46 @@ public struct WorkingCopy {
     public typealias Loader = (RecordKey) throws -> (fields: JSONObject, size: Int)?
 
     private let load: Loader
-    /// Touched records by key.
-    public private(set) var touched: [RecordKey: TouchedRecord] = [:]
     /// Keys in the order they were first touched (deterministic checks and writes).
     public private(set) var order: [RecordKey] = []
+    /// The touched records, in the order of `order`. The checks and the writes that follow the applier
+    /// walk the two together instead of looking each key up again: a key's hash covers both of its strings,
+    /// and a delta inserting one record looked its key up about twenty times.
+    public private(set) var records: [TouchedRecord] = []
+    /// Where each touched key sits in `order` and `records`.
+    private var positions: [RecordKey: Int] = [:]
 
     /// Creates a working copy over `load`.
     public init(load: @escaping Loader) { self.load = load }
 
-    /// The current fields of `key` (nil when absent), loading the stored record on first access.
-    mutating func current(_ key: RecordKey) throws -> JSONObject? {
-        if let record = touched[key] { return record.fields }
-        let stored = try load(key)
-        touched[key] = TouchedRecord(before: stored?.fields, beforeSize: stored?.size ?? 0,
-                                     fields: stored?.fields, lastChange: -1)
-        order.append(key)
-        return stored?.fields
+    /// The touched record of `key`, nil when the delta did not touch it.
+    public subscript(key: RecordKey) -> TouchedRecord? {
+        positions[key].map { records[$0] }
     }
 
-    /// Replaces the fields of a record already loaded by `current`.
-    mutating func set(_ key: RecordKey, _ fields: JSONObject?, change: Int) {
-        touched[key]?.fields = fields
-        touched[key]?.lastChange = change
+    /// The touched keys with their records, in the order they were first touched.
+    public var touched: Zip2Sequence<[RecordKey], [TouchedRecord]> { zip(order, records) }
+
+    /// Where `key` is among the touched records, loading the stored record on first access.
+    mutating func position(of key: RecordKey) throws -> Int {
+        if let position = positions[key] { return position }
+        let stored = try load(key)
+        let position = records.count
+        records.append(TouchedRecord(before: stored?.fields, beforeSize: stored?.size ?? 0,
+                                     fields: stored?.fields, lastChange: -1))
+        order.append(key)
+        positions[key] = position
+        return position
+    }
+
+    /// The current fields of the record at `position` (nil when absent).
+    func fields(at position: Int) -> JSONObject? {
+        records[position].fields
+    }
+
+    /// Replaces the fields of the record at `position`, as left by change `change`.
+    mutating func set(at position: Int, _ fields: JSONObject?, change: Int) {
+        records[position].fields = fields
+        records[position].lastChange = change
     }
 }

@@ -58,7 +58,7 @@ extension SQLiteDatastoreStore {
                    [.text(ds.handle), .integer(ds.rev), .text(request.changesJSON), .text(request.nonce)])
         var infoJSON = ds.infoJSON
         let infoKey = RecordKey(tid: ":info", rid: "info")
-        if let info = copy.touched[infoKey] { infoJSON = info.fields.map { JSONWriter.serialize(.object($0)) } }
+        if let info = copy[infoKey] { infoJSON = info.fields.map { JSONWriter.serialize(.object($0)) } }
         try db.run("UPDATE ds_datastore SET rev = ?, size = ?, record_count = ?, info_json = ? WHERE handle = ?",
                    [.integer(newRev), .integer(Int64(sizes.datastoreSize)), .integer(Int64(sizes.recordCount)),
                     infoJSON.map { .text($0) } ?? .null, .text(ds.handle)])
@@ -76,12 +76,11 @@ extension SQLiteDatastoreStore {
 
     /// Writes the final state of every touched record and keeps `ds_grant` in step with `:acl`.
     private func persist(_ copy: WorkingCopy, sizes: SizeOutcome, handle: String, db: Database) throws {
-        for key in copy.order {
-            guard let record = copy.touched[key], record.lastChange >= 0 else { continue }
+        for (position, (key, record)) in copy.touched.enumerated() where record.lastChange >= 0 {
             if let fields = record.fields {
                 try db.run("INSERT OR REPLACE INTO ds_record(handle, tid, rid, fields_json, size) VALUES (?, ?, ?, ?, ?)",
                            [.text(handle), .text(key.tid), .text(key.rid), .text(JSONWriter.serialize(.object(fields))),
-                            .integer(Int64(sizes.recordSizes[key] ?? Values.recordSize(fields)))])
+                            .integer(Int64(sizes.recordSize(at: position) ?? Values.recordSize(fields)))])
             } else if record.before != nil {
                 try db.run("DELETE FROM ds_record WHERE handle = ? AND tid = ? AND rid = ?",
                            [.text(handle), .text(key.tid), .text(key.rid)])
