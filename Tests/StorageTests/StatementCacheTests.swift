@@ -17,35 +17,28 @@ final class StatementCacheTests: XCTestCase {
     }
 
     func testLeastRecentlyUsedIsEvicted() throws {
-        let dir = try makeTemporaryDirectory(self)
-        let db = try Database(path: dir + "/db.sqlite3", statementCacheSize: 2)
-        db.statementCache.removeAll()
-        _ = try db.query("SELECT 1")
-        _ = try db.query("SELECT 2")
-        _ = try db.query("SELECT 1")      // 1 is now the most recent
-        _ = try db.query("SELECT 3")      // evicts 2
-        XCTAssertEqual(db.cachedStatementCount, 2)
-        XCTAssertNotNil(db.statementCache.statement(for: "SELECT 1"))
-        XCTAssertNil(db.statementCache.statement(for: "SELECT 2"))
-        XCTAssertNotNil(db.statementCache.statement(for: "SELECT 3"))
+        // Up to 15 bytes: looked up by content.
+        try assertEvictsLeastRecentlyUsed("SELECT 1", "SELECT 2", "SELECT 3")
+        // Literals longer than 15 bytes: also found by the address of their bytes, which eviction and
+        // removeAll must forget as well.
+        XCTAssertNotNil(StatementCache.textAddress(of: "SELECT 1 AS first_literal_value"))
+        try assertEvictsLeastRecentlyUsed("SELECT 1 AS first_literal_value", "SELECT 2 AS second_literal_value",
+                                          "SELECT 3 AS third_literal_value")
     }
 
-    func testEvictionAlsoForgetsStatementsFoundByTheAddressOfTheirText() throws {
+    /// Runs `a`, `b`, `a`, `c` on a cache of two: `b` is evicted; `removeAll` then forgets `a` too.
+    private func assertEvictsLeastRecentlyUsed(_ a: String, _ b: String, _ c: String,
+                                               line: UInt = #line) throws {
         let dir = try makeTemporaryDirectory(self)
         let db = try Database(path: dir + "/db.sqlite3", statementCacheSize: 2)
         db.statementCache.removeAll()
-        // Literals longer than 15 bytes: the cache finds them again by the address of their bytes.
-        _ = try db.query("SELECT 1 AS first_literal_value")
-        _ = try db.query("SELECT 2 AS second_literal_value")
-        XCTAssertNotNil(StatementCache.textAddress(of: "SELECT 1 AS first_literal_value"))
-        _ = try db.query("SELECT 1 AS first_literal_value")
-        _ = try db.query("SELECT 3 AS third_literal_value")      // evicts the second
-        XCTAssertEqual(db.cachedStatementCount, 2)
-        XCTAssertNotNil(db.statementCache.statement(for: "SELECT 1 AS first_literal_value"))
-        XCTAssertNil(db.statementCache.statement(for: "SELECT 2 AS second_literal_value"))
-        XCTAssertNotNil(db.statementCache.statement(for: "SELECT 3 AS third_literal_value"))
+        for sql in [a, b, a, c] { _ = try db.query(sql) }      // a is the most recent when c arrives
+        XCTAssertEqual(db.cachedStatementCount, 2, line: line)
+        XCTAssertNotNil(db.statementCache.statement(for: a), line: line)
+        XCTAssertNil(db.statementCache.statement(for: b), line: line)
+        XCTAssertNotNil(db.statementCache.statement(for: c), line: line)
         db.statementCache.removeAll()
-        XCTAssertNil(db.statementCache.statement(for: "SELECT 1 AS first_literal_value"))
+        XCTAssertNil(db.statementCache.statement(for: a), line: line)
     }
 
     func testShortTextHasNoAddressOfItsOwn() {
