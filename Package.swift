@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "CWALBuffer", dependencies: ["CSQLite"]),
 
         .target(name: "Core", dependencies: ["COpenSSL"], swiftSettings: strict),
-        .target(name: "HTTP", dependencies: ["COpenSSL", .product(name: "Logging", package: "swift-log")],
+        .target(name: "HTTP", dependencies: ["Core", "COpenSSL", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "CWALBuffer", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Core
 
 /// Byte classes of the HTTP/1.1 grammar (RFC 9110 section 5.6.2, RFC 9112), as small pure functions
 /// so the parser's hot loops never allocate or consult tables that could be indexed out of range.
@@ -88,17 +89,11 @@ extension UnsafeRawBufferPointer {
     /// and only words that might hold a control byte (or an allowed HTAB) are checked byte by byte.
     @inline(__always)
     func allFieldValueChars(from start: Int, to end: Int) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         var index = start
         if let base = baseAddress {
             while end - index >= 8 {
                 let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                // Classic SWAR tests: a byte below 0x20, or a byte equal to 0x7F (zero after XOR).
-                let below = (word &- ones &* 0x20) & ~word & highs
-                let del = word ^ (ones &* 0x7F)
-                let isDel = (del &- ones) & ~del & highs
-                if below | isDel != 0 { break }
+                if WordBytes.below(word, 0x20) | WordBytes.equal(word, 0x7F) != 0 { break }
                 index += 8
             }
         }

@@ -51,19 +51,13 @@ extension JSONScanner {
     private mutating func skipPlainASCII() {
         guard let base = buf.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
         while pos + 8 <= count {
             let word = raw.loadUnaligned(fromByteOffset: pos, as: UInt64.self)
-            // A byte's high bit is set in `special` when it may be a quote, a backslash, a control
-            // character or non-ASCII. False positives only stop the fast path early, which is harmless.
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let special = ((quote &- ones) & ~quote)
-                | ((backslash &- ones) & ~backslash)
-                | ((word &- ones &* 0x20) & ~word)
-                | word
-            guard special & highs == 0 else { return }
+            // Stops at a word that may hold a quote, a backslash, a control character or non-ASCII (a set
+            // high bit). False positives only stop the fast path early, which is harmless.
+            let special = WordBytes.equal(word, 0x22) | WordBytes.equal(word, 0x5C) | WordBytes.below(word, 0x20)
+                | word & WordBytes.highs
+            guard special == 0 else { return }
             pos += 8
         }
     }

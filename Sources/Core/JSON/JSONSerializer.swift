@@ -42,14 +42,11 @@ extension JSON {
     /// Eight bytes at a time: ids and timestamps of every object written pass through here.
     public static func needsEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let quotes = ones &* 0x22, backslashes = ones &* 0x5C
         var i = 0
         while bytes.count - i >= 8 {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            let q = word ^ quotes, b = word ^ backslashes
-            // Some byte below 0x20, or equal to `"` or `\` (each term is exact about whether any byte hits).
-            if ((word &- ones &* 0x20) & ~word | (q &- ones) & ~q | (b &- ones) & ~b) & highs != 0 { return true }
+            let word = WordBytes.load(base, at: i)
+            let quoteOrBackslash = WordBytes.equal(word, UInt8(ascii: "\"")) | WordBytes.equal(word, UInt8(ascii: "\\"))
+            if WordBytes.below(word, 0x20) | quoteOrBackslash != 0 { return true }
             i += 8
         }
         while i < bytes.count {

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Serializes a response head straight into a byte buffer (no intermediate strings for the fixed parts).
@@ -115,13 +116,9 @@ enum ResponseHeadWriter {
     /// Eight bytes at a time: every header name and value of every response passes through here.
     static func hasControlBelow14(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var i = 0
         while bytes.count - i >= 8 {
-            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            // Nonzero exactly when some byte of `word` is below 14 (the classic "has less than n" test, exact
-            // for n <= 128).
-            if (word &- ones &* 14) & ~word & highs != 0 { return true }
+            if WordBytes.below(WordBytes.load(base, at: i), 14) != 0 { return true }
             i += 8
         }
         while i < bytes.count {

@@ -101,12 +101,9 @@ enum PlainObjectBytes {
 
     /// Whether some byte is `_`, eight bytes at a time.
     static func containsUnderscore(_ base: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let underscores = ones &* 0x5F
         var i = 0
         while count - i >= 8 {
-            let u = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ underscores
-            if (u &- ones) & ~u & highs != 0 { return true }
+            if WordBytes.equal(WordBytes.load(base, at: i), UInt8(ascii: "_")) != 0 { return true }
             i += 8
         }
         while i < count {
@@ -121,24 +118,17 @@ enum PlainObjectBytes {
     /// word holds neither a quote nor a backslash: a byte-wise scan was the largest cost of writing a
     /// query's objects.
     static func closingQuote(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let quotes = ones &* 0x22, backslashes = ones &* 0x5C
         var i = start
         while i < count {
             if count - i >= 8 {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                let q = word ^ quotes, b = word ^ backslashes
-                // A high bit for each byte of `q` or `b` that is zero, and possibly for bytes after such a
-                // byte (a borrow), never before one: the lowest flag is the first quote or backslash.
-                let flags = ((q &- ones) & ~q | (b &- ones) & ~b) & highs
+                let word = WordBytes.load(base, at: i)
+                let flags = WordBytes.equal(word, UInt8(ascii: "\"")) | WordBytes.equal(word, UInt8(ascii: "\\"))
                 if flags == 0 {
                     i += 8
                     continue
                 }
-                #if _endian(little)
-                // The first byte in memory is the word's lowest byte: jump straight to the flagged one.
-                i += flags.trailingZeroBitCount >> 3
-                #endif
+                // The lowest flag is the first quote or backslash: jump straight to it.
+                i += WordBytes.firstFlagged(flags) ?? 0
             }
             let c = base[i]
             if c == UInt8(ascii: "\"") { return i }
