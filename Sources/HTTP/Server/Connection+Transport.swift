@@ -29,6 +29,10 @@ extension Connection {
     /// Writes one or two buffers (writev, so a head and a large body leave in one system call).
     func transportWrite(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer?) -> TransportResult {
         if let tls { return tls.write(first) }
+        // One buffer (every response of up to 64 KiB): send, not writev. On a socket, writev goes through
+        // the file layer first (iovec import, access checks, file notifications), about 1.5 % of the CPU
+        // time of a small request on loopback in a profile; send goes straight to the socket.
+        if second == nil { return transportSend(first) }
         var vectors = (iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
                        iovec(iov_base: UnsafeMutableRawPointer(mutating: second?.baseAddress), iov_len: second?.count ?? 0))
         let count: Int32 = second == nil ? 1 : 2
@@ -36,6 +40,18 @@ extension Connection {
             let written = withUnsafePointer(to: &vectors) {
                 $0.withMemoryRebound(to: iovec.self, capacity: 2) { writev(fd, $0, count) }
             }
+            if written >= 0 { return .data(written) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed
+            }
+        }
+    }
+
+    private func transportSend(_ bytes: UnsafeRawBufferPointer) -> TransportResult {
+        while true {
+            let written = send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
             if written >= 0 { return .data(written) }
             switch errno {
             case EINTR: continue
