@@ -12,7 +12,18 @@ final class HTTPMetrics: ServerObserver, @unchecked Sendable {
     let registry: MetricsRegistry
     let openConnections: Gauge
     let parkedConnections: Gauge
-    private struct Key: Hashable { let group: String; let method: String; let status: Int }
+    private struct Key: Hashable {
+        let group: String
+        let method: String
+        let status: Int
+
+        /// Hashes the status and the lengths only: equal keys still hash equally, the few keys that share
+        /// these are told apart by `==`, and hashing the texts cost more than the rest of the lookup.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(status)
+            hasher.combine(group.utf8.count &* 16 &+ method.utf8.count)
+        }
+    }
     private let lock = NSLock()
     /// Both series of a key under one entry: one hash per request instead of two.
     private var series: [Key: (counter: Counter, histogram: Histogram)] = [:]

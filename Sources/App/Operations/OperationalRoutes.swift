@@ -8,10 +8,12 @@ enum OperationalRoutes {
         let group = router.group("", cors: cors)
         // On the I/O thread: the answer is one atomic read, and a health check must not queue behind
         // handlers that occupy every worker (Docker's HEALTHCHECK would then mark a busy server unhealthy).
+        // Built once: the ready answer never changes, and every health check of a running server gets it.
+        let ready = HTTPResponse.json(.ok, "{\"status\":\"ok\"}")
         group.on([.get], "/health", runsOnIOThread: true) { _ in
             let state = lifecycle.state
             if state == .ready {
-                return .response(.json(.ok, "{\"status\":\"ok\"}"))
+                return .response(ready)
             }
             return .response(.json(.serviceUnavailable, "{\"status\":\"\(state.rawValue)\"}"))
         }

@@ -18,6 +18,8 @@ final class ServerContext: Sendable {
     let headerTimeoutNanos: UInt64
     let idleTimeoutNanos: UInt64
     let serverHeaderLine: [UInt8]
+    /// `configuration.accessLog`, read once per request without copying the configuration.
+    let accessLog: Bool
     let dates = DateHeaderCache()
     let requestIDs = RequestIDSource()
 
@@ -31,6 +33,7 @@ final class ServerContext: Sendable {
         self.tls = tls
         headerTimeoutNanos = Sys.nanos(configuration.headerReadTimeout)
         idleTimeoutNanos = Sys.nanos(configuration.idleTimeout)
+        accessLog = configuration.accessLog
         // The header value comes from configuration, not from a request; CR/LF are still stripped so a
         // bad setting cannot split the response.
         let name = configuration.serverHeader.filter { $0 != "\r" && $0 != "\n" }
