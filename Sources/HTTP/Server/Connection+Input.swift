@@ -44,9 +44,9 @@ extension Connection {
     private func noteInputArrived() {
         if phase == .readingHead && awaitingFirstByte {
             awaitingFirstByte = false
-            deadline = Sys.monotonicNanos() &+ context.headerTimeoutNanos
+            deadline = loop.now &+ context.headerTimeoutNanos
         } else if phase == .readingBody {
-            deadline = Sys.monotonicNanos() &+ context.idleTimeoutNanos
+            deadline = loop.now &+ context.idleTimeoutNanos
         }
     }
 

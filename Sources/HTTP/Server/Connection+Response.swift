@@ -45,9 +45,9 @@ extension Connection {
             appendOutput(bytes)
         }
         phase = .writing
-        deadline = Sys.monotonicNanos() &+ context.idleTimeoutNanos
+        deadline = loop.now &+ context.idleTimeoutNanos
         current?.status = code
-        current?.responseStarted = Sys.monotonicNanos()
+        current?.responseStarted = loop.now
         current?.bytesSent = body.knownLength ?? 0
         if case .stream(let producer) = body {
             let token = StreamToken(connection: id, sequence: sequence)
@@ -111,9 +111,9 @@ extension Connection {
 
     /// A complete, serialized response is queued: record it for the access log and start writing, with
     /// the idle time-out counting from now.
-    private func beginWriting(status: Int, bodyBytes: Int) {
+    func beginWriting(status: Int, bodyBytes: Int) {
         phase = .writing
-        let now = Sys.monotonicNanos()
+        let now = loop.now
         deadline = now &+ context.idleTimeoutNanos
         current?.status = status
         current?.responseStarted = now
@@ -169,7 +169,8 @@ extension Connection {
             closeAfterResponse()
             return
         }
-        logCompletion(state, aborted: false)
+        let now = Sys.monotonicNanos()
+        logCompletion(state, aborted: false, now: now)
         state.discardBody()
         current = nil
         stream = nil
@@ -179,7 +180,7 @@ extension Connection {
         }
         phase = .readingHead
         awaitingFirstByte = input.count == inputStart
-        deadline = Sys.monotonicNanos() &+ (awaitingFirstByte ? context.idleTimeoutNanos : context.headerTimeoutNanos)
+        deadline = now &+ (awaitingFirstByte ? context.idleTimeoutNanos : context.headerTimeoutNanos)
         if readPaused {
             readPaused = false
             processInput()
@@ -213,11 +214,11 @@ extension Connection {
     }
 
     /// One access-log line and one observer call per request.
-    func logCompletion(_ state: RequestState, aborted: Bool) {
-        let seconds = Double(Sys.monotonicNanos() &- state.startNanos) / 1e9
+    func logCompletion(_ state: RequestState, aborted: Bool, now: UInt64 = Sys.monotonicNanos()) {
+        let seconds = Double(now &- state.startNanos) / 1e9
         context.observer?.requestCompleted(group: state.group?.prefix ?? "", method: state.head.method.rawValue,
                                            status: state.status, seconds: seconds)
-        guard context.configuration.accessLog else { return }
+        guard context.accessLog else { return }
         AccessLog.write(context.logger, head: state.head, requestID: state.requestID, remoteAddress: remoteAddress,
                         status: state.status, bytes: state.bytesSent, seconds: seconds, aborted: aborted)
     }

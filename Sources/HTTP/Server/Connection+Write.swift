@@ -26,8 +26,12 @@ extension Connection {
             break
         }
         guard phase == .writing else { return }
-        deadline = Sys.monotonicNanos() &+ context.idleTimeoutNanos
-        if streamEnded { responseFinished() }
+        // A finished response sets the next deadline itself (or closes).
+        if streamEnded {
+            responseFinished()
+        } else {
+            deadline = loop.now &+ context.idleTimeoutNanos
+        }
     }
 
     enum WriteOutcome { case progress, wouldBlock, failed }

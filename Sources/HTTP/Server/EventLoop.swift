@@ -47,6 +47,11 @@ final class EventLoop: @unchecked Sendable {
     var stopping = false
     /// Requests handed to workers whose reply has not been handled yet.
     var requestsInFlight = 0
+    /// The monotonic clock read once after each wait for events (loop thread only). Connection deadlines
+    /// are set from it: they are checked by a sweep and are seconds long, so being early by one pass's
+    /// work costs nothing, while reading the clock for each of them cost several reads per request.
+    /// Latencies still read the clock itself.
+    private(set) var now: UInt64 = Sys.monotonicNanos()
     /// How long a sleeping loop with requests in flight waits at most, so replies posted without a wake-up
     /// (the client already has its answer) are logged and their connections re-armed promptly even when
     /// nothing else happens.
@@ -129,6 +134,7 @@ final class EventLoop: @unchecked Sendable {
             }
             let timeout = hasMessages ? 0 : pollTimeout()
             let count = Epoll.wait(epfd, events, capacity: Int32(capacity), timeout: timeout)
+            now = Sys.monotonicNanos()
             inbox.withLock { inbox in
                 inbox.sleeping = false
                 inbox.signalled = false
