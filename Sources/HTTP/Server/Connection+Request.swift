@@ -150,7 +150,7 @@ extension Connection {
         if match.route.runsOnIOThread, job.body.count == 0 {
             // A handler that answers at once from memory: running it here saves handing the request to a
             // worker and waking one, which costs more than such a handler (see `RouteGroup.on`).
-            deliver(job.run(context: context), sequence: sequence)
+            runOnLoop(job)
             return
         }
         // Nothing else is queued for this socket and the loop writes nothing to it until the reply arrives,
@@ -174,6 +174,25 @@ extension Connection {
                 }
             }
             loop.post(.reply(self, sequence, outcome))
+        }
+    }
+
+    /// Runs a job on this I/O thread. Its response is serialized straight into the output buffer (no
+    /// intermediate copy), unless the connection must close after all or output is already queued behind a
+    /// large piece; those go the way of a worker's outcome.
+    private func runOnLoop(_ job: RequestJob) {
+        switch job.produce() {
+        case .outcome(let outcome):
+            deliver(outcome, sequence: sequence)
+        case .response(let response):
+            if !(loop.draining || peerClosed || inputUnread), outExtra.isEmpty,
+               let written = job.encode(response, context: context, into: &out) {
+                keepAlive = written.keepAlive
+                beginWriting(status: written.status, bodyBytes: written.bodyBytes)
+            } else {
+                current?.corsDone = true
+                startResponse(response, closing: false)
+            }
         }
     }
 

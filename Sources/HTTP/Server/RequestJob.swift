@@ -25,8 +25,22 @@ struct RequestJob: Sendable {
         case written(status: Int, bodyBytes: Int, leftover: [UInt8])
     }
 
+    /// What a handler produced: a response still to be serialized, or an outcome that needs no more work.
+    enum Produced {
+        case response(HTTPResponse)
+        case outcome(Outcome)
+    }
+
     /// Runs on a worker thread.
     func run(context: ServerContext) -> Outcome {
+        switch produce() {
+        case .outcome(let outcome): return outcome
+        case .response(let response): return encode(response, context: context)
+        }
+    }
+
+    /// Builds the request, runs the handler and applies the group's CORS policy.
+    func produce() -> Produced {
         let renderer = match.group.errorRenderer
         var request: HTTPRequest
         do throws(HTTPError) {
@@ -35,8 +49,8 @@ struct RequestJob: Sendable {
                                       requestID: requestID, receivedAt: receivedAt)
         } catch {
             // An undecodable path or query: the request cannot be trusted, so answer and close.
-            return .response(ErrorRendering.render(error, request: nil, renderer: renderer), corsApplied: false,
-                             closing: true)
+            return .outcome(.response(ErrorRendering.render(error, request: nil, renderer: renderer),
+                                      corsApplied: false, closing: true))
         }
         request.mountPath = match.group.prefix
         request.routePattern = match.route.pattern
@@ -46,7 +60,7 @@ struct RequestJob: Sendable {
         var response: HTTPResponse
         do {
             switch try match.route.handler(request) {
-            case .parked(let parked): return .parked(parked)
+            case .parked(let parked): return .outcome(.parked(parked))
             case .response(let produced): response = produced
             }
         } catch {
@@ -55,28 +69,45 @@ struct RequestJob: Sendable {
         if let cors = match.group.cors {
             cors.apply(to: &response.headers, origin: head.headers["Origin"])
         }
-        return encode(response, context: context)
+        return .response(response)
     }
 
     /// Serializes responses with in-memory bodies; leaves files and streams to the connection.
     private func encode(_ response: HTTPResponse, context: ServerContext) -> Outcome {
+        var out: [UInt8] = []
+        out.reserveCapacity(320 + (response.body.knownLength ?? 0))
+        guard let written = encode(response, context: context, into: &out) else {
+            return .response(response, corsApplied: true, closing: false)
+        }
+        return .serialized(out, status: written.status, bodyBytes: written.bodyBytes, keepAlive: written.keepAlive,
+                           response: response)
+    }
+
+    /// What `encode(_:context:into:)` appended.
+    struct Encoded {
+        let status: Int
+        let bodyBytes: Int
+        let keepAlive: Bool
+    }
+
+    /// Appends head and body of a response with an in-memory body to `out`; nil (nothing appended) for file
+    /// and stream bodies, which the connection sends itself.
+    func encode(_ response: HTTPResponse, context: ServerContext, into out: inout [UInt8]) -> Encoded? {
         let bytes: [UInt8]
         switch response.body {
         case .empty: bytes = []
         case .bytes(let body): bytes = body
-        case .file, .stream: return .response(response, corsApplied: true, closing: false)
+        case .file, .stream: return nil
         }
         let keepAlive = head.keepAlive && !ResponseHeadWriter.asksToClose(response.headers)
         let code = response.status.code
         let bodyless = head.method == .head || code < 200 || code == 204 || code == 304
-        var out: [UInt8] = []
-        out.reserveCapacity(320 + (bodyless ? 0 : bytes.count))
         ResponseHeadWriter.write(into: &out, status: response.status, headers: response.headers,
                                  date: context.dates.line(), server: context.serverHeaderLine, requestID: requestID,
                                  body: response.body, chunked: false,
                                  omitLength: code < 200 || code == 204 || code == 304, keepAlive: keepAlive,
                                  http10: head.version == .http1_0)
         if !bodyless { out.append(contentsOf: bytes) }
-        return .serialized(out, status: code, bodyBytes: bytes.count, keepAlive: keepAlive, response: response)
+        return Encoded(status: code, bodyBytes: bytes.count, keepAlive: keepAlive)
     }
 }
