@@ -26,6 +26,15 @@ extension RouteTable {
     /// specific one without it. HEAD falls back to GET.
     func resolve(method: HTTPMethod, host: String?, rawPath: String) -> RouteResolution {
         let hostName = hasHostGroups ? host.map(HostPattern.hostName) : nil
+        if let exact = exactRoutes[rawPath], let route = RouteTable.pick(exact.routes, method),
+           !exact.hostGuards.contains(where: { guardGroup in
+               guard let hostName, let pattern = guardGroup.host else { return false }
+               return pattern.match(hostName) != nil
+           }) {
+            // What the walk below would find: no group before this one takes the path (see `exactIndex`).
+            return .matched(RouteMatch(group: exact.group, route: route, pathParameters: [:], wildcard: nil,
+                                       hostParameters: [:]))
+        }
         var firstGroup: CompiledGroup?
         var pathOwner: (group: CompiledGroup, allowed: [HTTPMethod])?
         for group in groups {
@@ -107,7 +116,7 @@ extension RouteTable {
 
     /// The static-route key of a relative path ("/a/b" -> "a/b", "" or "/" -> ""), or nil when the path
     /// needs the full walk (percent-escapes, empty segments, trailing slash).
-    private static func staticKey(_ relative: Substring) -> String? {
+    static func staticKey(_ relative: Substring) -> String? {
         var rest = relative
         if rest.hasPrefix("/") { rest = rest.dropFirst() }
         var previousSlash = false

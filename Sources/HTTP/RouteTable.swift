@@ -1,8 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-/// One registered route after compilation.
-struct CompiledRoute: Sendable {
+/// One registered route after compilation. A class: every request's `RouteMatch` refers to its route, and
+/// copying a struct of these fields (strings, a closure, an array) retained each of them at every copy.
+final class CompiledRoute: Sendable {
     let method: HTTPMethod
     let pattern: String
     let maxBodyBytes: Int?
@@ -11,6 +12,16 @@ struct CompiledRoute: Sendable {
     let runsOnIOThread: Bool
     /// Names of the `:param` segments, in path order.
     let parameterNames: [String]
+
+    init(method: HTTPMethod, pattern: String, maxBodyBytes: Int?, handler: @escaping Handler, runsOnIOThread: Bool,
+         parameterNames: [String]) {
+        self.method = method
+        self.pattern = pattern
+        self.maxBodyBytes = maxBodyBytes
+        self.handler = handler
+        self.runsOnIOThread = runsOnIOThread
+        self.parameterNames = parameterNames
+    }
 }
 
 /// A node of a group's segment tree. Built once by `RouteTable.init` and never mutated afterwards, which is
@@ -137,6 +148,19 @@ final class CompiledGroup: Sendable {
 final class RouteTable: Sendable {
     let groups: [CompiledGroup]
     let hasHostGroups: Bool
+    /// Fully literal routes by their whole path (group prefix included), for paths that no group tried
+    /// before theirs could take: `resolve` then answers with one dictionary lookup what the walk over the
+    /// groups would answer. Host groups that could come first are listed with the entry and checked.
+    let exactRoutes: [String: ExactRoute]
+
+    /// An entry of `exactRoutes`.
+    struct ExactRoute: Sendable {
+        let group: CompiledGroup
+        let routes: [CompiledRoute]
+        /// Host groups ordered before `group` whose prefix matches the path: the entry applies only when
+        /// none of their host patterns matches the request's host.
+        let hostGuards: [CompiledGroup]
+    }
 
     init(groups specs: [Router.GroupSpec]) {
         let compiled = specs.enumerated().map { (offset: $0.offset, group: CompiledGroup(spec: $0.element)) }
@@ -149,6 +173,25 @@ final class RouteTable: Sendable {
             return lhs.offset < rhs.offset
         }.map(\.group)
         hasHostGroups = groups.contains { $0.host != nil }
+        exactRoutes = RouteTable.exactIndex(groups)
+    }
+
+    /// Builds `exactRoutes`. A path is left out (and resolved by the walk) when a group without a host
+    /// pattern is ordered before its own and has a matching prefix: that group would be tried first and
+    /// might take the path with a parameter or wildcard route, or answer 405.
+    private static func exactIndex(_ groups: [CompiledGroup]) -> [String: ExactRoute] {
+        var index: [String: ExactRoute] = [:]
+        for (position, group) in groups.enumerated() where group.host == nil {
+            for (key, routes) in group.staticRoutes {
+                let path = group.prefix + "/" + key
+                // The static key of exactly this path must be `key` again, or the walk would not find it.
+                guard let relative = group.relativePath(path), staticKey(relative) == key else { continue }
+                let before = groups[..<position].filter { $0.relativePath(path) != nil }
+                guard before.allSatisfy({ $0.host != nil }), index[path] == nil else { continue }
+                index[path] = ExactRoute(group: group, routes: routes, hostGuards: before)
+            }
+        }
+        return index
     }
 
     /// The group whose prefix (and host pattern, when a host is known) matches a target: used to pick the

@@ -141,6 +141,46 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(effective.maxHeaderCount, server.maxHeaderCount)
     }
 
+    func testWholePathIndexAnswersWhatTheWalkWould() {
+        let router = Router()
+        let root = router.group("")
+        root.get("/health", tag("health"))
+        root.get("/api/items/special", tag("root special"))
+        root.get("/docs/a", tag("docs a"))
+        root.delete("/docs/:id", tag("docs delete"))
+        let api = router.group("/api")
+        api.get("/items/:id", tag("api item"))
+        router.group("/admin").get("/status", tag("admin status"))
+        let table = router.table()
+        // Literal paths no longer-prefix group could take are in the index; a path under "/api" is not,
+        // because "/api" is tried first and its parameter route takes it.
+        XCTAssertEqual(Set(table.exactRoutes.keys), ["/health", "/docs/a", "/admin/status"])
+        XCTAssertEqual(resolve(router, .get, "/api/items/special"), "api item")
+        XCTAssertEqual(match(router, .get, "/api/items/special")?.group.prefix, "/api")
+        XCTAssertEqual(resolve(router, .get, "/health"), "health")
+        XCTAssertEqual(match(router, .get, "/admin/status")?.group.prefix, "/admin")
+        XCTAssertEqual(resolve(router, .head, "/health"), "health")
+        // A method the literal route lacks falls through to the walk: another route, then 405.
+        XCTAssertEqual(resolve(router, .delete, "/docs/a"), "docs delete")
+        XCTAssertEqual(resolve(router, .post, "/health"), "405 GET,HEAD")
+        // Paths that only the walk normalises (empty segments, escapes) still reach the same routes.
+        XCTAssertEqual(resolve(router, .get, "/health/"), "health")
+        XCTAssertEqual(resolve(router, .get, "/%68ealth"), "health")
+        XCTAssertEqual(resolve(router, .get, "/admin//status"), "admin status")
+    }
+
+    func testWholePathIndexDefersToAMatchingHostGroup() {
+        let router = Router()
+        router.group("/v1", host: "{app}.example.com").get("/ping", tag("host ping"))
+        router.group("/v1").get("/ping", tag("plain ping"))
+        let entry = router.table().exactRoutes["/v1/ping"]
+        XCTAssertEqual(entry?.hostGuards.count, 1)
+        XCTAssertEqual(resolve(router, .get, "/v1/ping", host: "shop.example.com"), "host ping")
+        XCTAssertEqual(match(router, .get, "/v1/ping", host: "shop.example.com")?.hostParameters, ["app": "shop"])
+        XCTAssertEqual(resolve(router, .get, "/v1/ping", host: "other.org"), "plain ping")
+        XCTAssertEqual(resolve(router, .get, "/v1/ping"), "plain ping")
+    }
+
     func testPrefixNormalisation() {
         XCTAssertEqual(Router.normalizePrefix("/parse/"), "/parse")
         XCTAssertEqual(Router.normalizePrefix("parse"), "/parse")

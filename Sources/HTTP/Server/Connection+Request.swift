@@ -12,8 +12,10 @@ extension Connection {
         keepAlive = head.keepAlive
         let configuration = context.configuration
         let rawPath = Connection.rawPath(of: head.target)
-        let resolution = context.router.table().resolve(method: head.method, host: head.headers["Host"],
-                                                        rawPath: rawPath)
+        let table = context.router.table()
+        // The Host header matters only to groups with a host pattern.
+        let resolution = table.resolve(method: head.method, host: table.hasHostGroups ? head.headers["Host"] : nil,
+                                       rawPath: rawPath)
         var threshold = configuration.limits.inMemoryBodyThreshold
         if case .matched(let match) = resolution {
             threshold = match.group.effectiveLimits(configuration.limits).inMemoryBodyThreshold
