@@ -94,6 +94,10 @@ final class ResponseSerializationTests: XCTestCase {
             XCTAssertEqual(parts.last.flatMap { UInt64($0, radix: 16) }, UInt64(offset + 1), id)
             XCTAssertEqual(parts.last.map(String.init), String(offset + 1, radix: 16))
         }
+        // A fixed-width prefix of eight hex digits, so ids stay within 15 bytes for a long time.
+        XCTAssertEqual(prefix.utf8.count, 8)
+        XCTAssertNotNil(UInt32(prefix, radix: 16))
+        XCTAssertTrue(ids.allSatisfy { $0.utf8.count <= 15 })
     }
 
     func testPlainAndEncodedTargetsSplit() throws {

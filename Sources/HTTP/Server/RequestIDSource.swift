@@ -3,38 +3,46 @@ import Synchronization
 /// Request ids: a client's `X-Request-Id` when it is sane, else a per-server random prefix plus a counter
 /// (unique per process without a random draw per request). Shared by all threads.
 final class RequestIDSource: Sendable {
-    private let prefix: String
+    /// The random prefix and its dash, as bytes: copied into every id.
+    private let prefixBytes: [UInt8]
     private let counter = Atomic<UInt64>(0)
 
     init() {
         var generator = SystemRandomNumberGenerator()
-        prefix = String(generator.next() as UInt64, radix: 16) + "-"
+        // Eight hex digits, zero-padded: with a dash and up to six digits of counter an id is 15 bytes, which
+        // Swift keeps inline in the string value instead of allocating storage (the first 16.7 million ids
+        // of a process). 32 random bits tell one process's ids from another's.
+        let random = String(generator.next() as UInt32, radix: 16)
+        prefixBytes = Array((String(repeating: "0", count: 8 - random.utf8.count) + random + "-").utf8)
     }
 
-    /// The next generated id, e.g. "9f2c41d07a3be815-2a".
+    /// The next generated id, e.g. "9f2c41d0-2a".
     func next() -> String {
         let value = counter.add(1, ordering: .relaxed).newValue
         // Hex digits written straight into the string's storage: this runs once per request.
         var digits = 1
         while digits < 16 && value >> (4 * UInt64(digits)) != 0 { digits += 1 }
-        let prefixLength = prefix.utf8.count
-        return String(unsafeUninitializedCapacity: prefixLength + digits) { buffer in
-            var index = 0
-            for byte in prefix.utf8 {
-                buffer[index] = byte
-                index += 1
+        return prefixBytes.withUnsafeBufferPointer { prefix in
+            String(unsafeUninitializedCapacity: prefix.count + digits) { buffer in
+                guard let target = buffer.baseAddress, let source = prefix.baseAddress,
+                      buffer.count >= prefix.count + digits else { return 0 }
+                target.update(from: source, count: prefix.count)
+                var index = prefix.count + digits
+                var rest = value
+                while index > prefix.count {
+                    index -= 1
+                    target[index] = RequestIDSource.hexDigit(UInt8(truncatingIfNeeded: rest & 0xF))
+                    rest >>= 4
+                }
+                return prefix.count + digits
             }
-            var shift = 4 * (digits - 1)
-            while shift >= 0 {
-                buffer[index] = RequestIDSource.hexDigits[Int((value >> UInt64(shift)) & 0xF)]
-                index += 1
-                shift -= 4
-            }
-            return index
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The lower-case hex digit of a value below 16.
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 48 &+ nibble : 87 &+ nibble
+    }
 
     /// The client's id when sane, else a new one.
     func id(for header: String?) -> String {
