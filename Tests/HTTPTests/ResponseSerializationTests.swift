@@ -20,6 +20,28 @@ final class ResponseSerializationTests: XCTestCase {
                        + "Server: Quartet\r\nX-Request-Id: rid\r\nContent-Length: 7\r\n\r\n")
     }
 
+    func testStatusLinesWithStandardAndCustomPhrases() {
+        let cases: [(HTTPStatus, String)] = [
+            (.ok, "HTTP/1.1 200 OK\r\n"), (.created, "HTTP/1.1 201 Created\r\n"),
+            (HTTPStatus(code: 200, reasonPhrase: "Fine"), "HTTP/1.1 200 Fine\r\n"),
+            (HTTPStatus(code: 201, reasonPhrase: "Made\r\nX: y"), "HTTP/1.1 201 Made  X: y\r\n"),
+            (HTTPStatus(code: 404), "HTTP/1.1 404 Not Found\r\n"), (HTTPStatus(code: 599), "HTTP/1.1 599 Unknown\r\n"),
+        ]
+        for (status, line) in cases {
+            let text = serialize(HTTPResponse(status: status, headers: HTTPHeaders(), body: .empty))
+            XCTAssertTrue(text.hasPrefix(line + "Date: X\r\n"), text)
+        }
+    }
+
+    func testDecimalsOfEveryLength() {
+        for value in [0, 7, 9, 10, 15, 99, 100, 204, 999, 1000, 4096, 65_536, 1_000_000_007, Int.max, -1, -250, Int.min] {
+            var out: [UInt8] = []
+            ResponseHeadWriter.appendDecimal(value, to: &out)
+            // Int.min is written as -Int.max: its magnitude has no Int.
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), value == Int.min ? "-\(Int.max)" : String(value))
+        }
+    }
+
     func testServerOwnsFramingHeadersAndStripsLineBreaks() {
         var headers = HTTPHeaders()
         headers.add("Content-Length", "999")

@@ -6,27 +6,36 @@ enum ResponseHeadWriter {
     static func write(into out: inout [UInt8], status: HTTPStatus, headers: HTTPHeaders, date: [UInt8],
                       server: [UInt8], requestID: String?, body: ResponseBody, chunked: Bool, omitLength: Bool,
                       keepAlive: Bool, http10: Bool) {
-        out.append(contentsOf: statusPrefix)
-        appendDecimal(status.code, to: &out)
-        out.append(UInt8(ascii: " "))
-        appendSanitized(status.reasonPhrase, to: &out)
-        out.append(contentsOf: crlf)
+        if let line = commonStatusLine(status) {
+            out.append(contentsOf: line)
+        } else {
+            out.append(contentsOf: statusPrefix)
+            appendDecimal(status.code, to: &out)
+            out.append(UInt8(ascii: " "))
+            appendSanitized(status.reasonPhrase, to: &out)
+            out.append(contentsOf: crlf)
+        }
         out.append(contentsOf: date)
         var sawRequestID = false
+        var serverOverride: String?
         for (name, value) in headers {
             // The server owns framing and connection management; a handler's values would contradict them.
             if equalsIgnoringCase(name, "content-length") || equalsIgnoringCase(name, "transfer-encoding")
                 || equalsIgnoringCase(name, "connection") {
                 continue
             }
-            if equalsIgnoringCase(name, "server") { continue }
+            if equalsIgnoringCase(name, "server") {
+                // The first one, as a lookup by name would give; written in the server line's place below.
+                if serverOverride == nil { serverOverride = value }
+                continue
+            }
             if equalsIgnoringCase(name, "x-request-id") { sawRequestID = true }
             appendSanitized(name, to: &out)
             out.append(contentsOf: colonSpace)
             appendSanitized(value, to: &out)
             out.append(contentsOf: crlf)
         }
-        if let serverOverride = headers["Server"] {
+        if let serverOverride {
             out.append(contentsOf: serverName)
             appendSanitized(serverOverride, to: &out)
             out.append(contentsOf: crlf)
@@ -53,6 +62,18 @@ enum ResponseHeadWriter {
         out.append(contentsOf: crlf)
     }
 
+    /// The whole status line of the statuses most responses carry, with their standard phrase; nil for
+    /// others (written piece by piece).
+    static func commonStatusLine(_ status: HTTPStatus) -> [UInt8]? {
+        switch status.code {
+        case 200 where status.reasonPhrase == "OK": return line200
+        case 201 where status.reasonPhrase == "Created": return line201
+        default: return nil
+        }
+    }
+
+    private static let line200: [UInt8] = Array("HTTP/1.1 200 OK\r\n".utf8)
+    private static let line201: [UInt8] = Array("HTTP/1.1 201 Created\r\n".utf8)
     private static let statusPrefix: [UInt8] = Array("HTTP/1.1 ".utf8)
     private static let crlf: [UInt8] = [13, 10]
     private static let colonSpace: [UInt8] = [58, 32]
@@ -78,6 +99,13 @@ enum ResponseHeadWriter {
         }
         if value < 10 {
             out.append(UInt8(truncatingIfNeeded: 48 + value))
+            return
+        }
+        if value < 1000 {
+            // Status codes and most small bodies' lengths: two or three single appends.
+            if value >= 100 { out.append(UInt8(truncatingIfNeeded: 48 + value / 100)) }
+            out.append(UInt8(truncatingIfNeeded: 48 + value / 10 % 10))
+            out.append(UInt8(truncatingIfNeeded: 48 + value % 10))
             return
         }
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
