@@ -91,7 +91,14 @@ extension Connection {
             }
             inputStart += consumed
             let produced = !events.isEmpty
-            for event in events {
+            // Each event is moved out of the list (a `.end` left in its place) instead of copied: a copy
+            // retained every string of a head, and the list's destruction released them again. Nothing
+            // below touches `events` (`processing` keeps `processInput` from running again meanwhile).
+            var index = 0
+            while index < events.count {
+                var event = ParseEvent.end
+                swap(&event, &events[index])
+                index += 1
                 switch event {
                 case .head(let head):
                     beginRequest(head)
@@ -102,7 +109,8 @@ extension Connection {
                     endRequest()
                 }
             }
-            events.removeAll(keepingCapacity: true)
+            // Only `.end`s are left; popping them keeps the capacity without the generic range removal.
+            while let _ = events.popLast() {}
             if consumed == 0 && !produced { break }
         }
         compactInput()
