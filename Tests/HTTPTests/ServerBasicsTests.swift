@@ -28,6 +28,26 @@ final class ServerBasicsTests: XCTestCase {
         }
     }
 
+    func testRoutesRegisteredWhileServingAreFound() throws {
+        var registered: Router?
+        let server = try TestServer { router in
+            registered = router
+            router.group("").get("/health") { _ in .response(.json(.ok, "{\"status\":\"ok\"}")) }
+        }
+        let router = try XCTUnwrap(registered)
+        let client = try server.client()
+        // The loop serving this connection now holds the compiled table...
+        XCTAssertEqual(try client.request("GET", "/health").status, 200)
+        XCTAssertEqual(try client.request("GET", "/late").status, 404)
+        // ...and fetches it again after a registration.
+        let before = router.version
+        router.group("").get("/late") { _ in .response(.text(.ok, "late")) }
+        XCTAssertGreaterThan(router.version, before)
+        XCTAssertEqual(try client.request("GET", "/late").text, "late")
+        router.group("/api").get("/x") { _ in .response(.text(.ok, "x")) }
+        XCTAssertEqual(try client.request("GET", "/api/x").text, "x")
+    }
+
     func testPipelinedRequestsAreAnsweredInOrder() throws {
         let server = try makeServer()
         let client = try server.client()

@@ -12,7 +12,7 @@ extension Connection {
         keepAlive = head.keepAlive
         let configuration = context.configuration
         let rawPath = Connection.rawPath(of: head.target)
-        let table = context.router.table()
+        let table = loop.routeTable()
         // The Host header matters only to groups with a host pattern.
         let resolution = table.resolve(method: head.method, host: table.hasHostGroups ? head.headers["Host"] : nil,
                                        rawPath: rawPath)

@@ -52,6 +52,17 @@ final class EventLoop: @unchecked Sendable {
     /// work costs nothing, while reading the clock for each of them cost several reads per request.
     /// Latencies still read the clock itself.
     private(set) var now: UInt64 = Sys.monotonicNanos()
+    /// The router's compiled table and the registration count it was fetched at.
+    private var routes: (version: UInt64, table: RouteTable)?
+
+    /// The router's current table, fetched again only after a registration (see `Router.version`).
+    func routeTable() -> RouteTable {
+        let version = context.router.version
+        if let routes, routes.version == version { return routes.table }
+        let table = context.router.table()
+        routes = (version, table)
+        return table
+    }
     /// How long a sleeping loop with requests in flight waits at most, so replies posted without a wake-up
     /// (the client already has its answer) are logged and their connections re-armed promptly even when
     /// nothing else happens.
