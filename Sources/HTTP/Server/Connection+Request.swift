@@ -188,7 +188,8 @@ extension Connection {
             deliver(outcome, sequence: sequence)
         case .response(let response):
             if !(loop.draining || peerClosed || inputUnread), outExtra.isEmpty,
-               let written = job.encode(response, context: context, into: &out) {
+               let written = job.encode(response, date: loop.dates.line(), server: loop.serverHeaderLine,
+                                        into: &out) {
                 keepAlive = written.keepAlive
                 beginWriting(status: written.status, bodyBytes: written.bodyBytes)
             } else {

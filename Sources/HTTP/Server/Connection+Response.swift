@@ -37,7 +37,7 @@ extension Connection {
         if case .stream = body, head?.version != .http1_0 { chunked = true }
         if case .stream = body, !chunked { keepAlive = false }
         ResponseHeadWriter.write(into: &out, status: response.status, headers: response.headers,
-                                 date: context.dates.line(), server: context.serverHeaderLine,
+                                 date: loop.dates.line(), server: loop.serverHeaderLine,
                                  requestID: current?.requestID, body: body, chunked: chunked,
                                  omitLength: code < 200 || code == 204 || code == 304,
                                  keepAlive: keepAlive, http10: head?.version == .http1_0)

@@ -52,6 +52,11 @@ final class EventLoop: @unchecked Sendable {
     /// work costs nothing, while reading the clock for each of them cost several reads per request.
     /// Latencies still read the clock itself.
     private(set) var now: UInt64 = Sys.monotonicNanos()
+    /// The `Date` line and the `Server` line for responses serialized on this loop. The loop's own, so
+    /// that writing them touches no memory the other cores write: with a shared copy, every response moved
+    /// its reference count's cache line (and the shared cache's lock) between the cores.
+    var dates = DateLineCache()
+    let serverHeaderLine: [UInt8]
     /// The router's compiled table and the registration count it was fetched at.
     private var routes: (version: UInt64, table: RouteTable)?
 
@@ -74,6 +79,8 @@ final class EventLoop: @unchecked Sendable {
     init(context: ServerContext, index: Int, listeners: [Listener]) throws(ServerStartError) {
         self.context = context
         self.index = index
+        // A copy with storage of its own (`Array(_:)` would share the context's buffer).
+        serverHeaderLine = context.serverHeaderLine.map { $0 }
         // Connection ids carry the loop index in their top byte so ids are unique server-wide.
         nextConnectionID = UInt64(index) << 56
         epfd = Epoll.create()

@@ -76,7 +76,8 @@ struct RequestJob: Sendable {
     private func encode(_ response: HTTPResponse, context: ServerContext) -> Outcome {
         var out: [UInt8] = []
         out.reserveCapacity(320 + (response.body.knownLength ?? 0))
-        guard let written = encode(response, context: context, into: &out) else {
+        guard let written = encode(response, date: context.dates.line(), server: context.serverHeaderLine,
+                                   into: &out) else {
             return .response(response, corsApplied: true, closing: false)
         }
         return .serialized(out, status: written.status, bodyBytes: written.bodyBytes, keepAlive: written.keepAlive,
@@ -90,9 +91,9 @@ struct RequestJob: Sendable {
         let keepAlive: Bool
     }
 
-    /// Appends head and body of a response with an in-memory body to `out`; nil (nothing appended) for file
-    /// and stream bodies, which the connection sends itself.
-    func encode(_ response: HTTPResponse, context: ServerContext, into out: inout [UInt8]) -> Encoded? {
+    /// Appends head and body of a response with an in-memory body to `out`, with the given `Date` and
+    /// `Server` lines; nil (nothing appended) for file and stream bodies, which the connection sends itself.
+    func encode(_ response: HTTPResponse, date: [UInt8], server: [UInt8], into out: inout [UInt8]) -> Encoded? {
         let bytes: [UInt8]
         switch response.body {
         case .empty: bytes = []
@@ -103,7 +104,7 @@ struct RequestJob: Sendable {
         let code = response.status.code
         let bodyless = head.method == .head || code < 200 || code == 204 || code == 304
         ResponseHeadWriter.write(into: &out, status: response.status, headers: response.headers,
-                                 date: context.dates.line(), server: context.serverHeaderLine, requestID: requestID,
+                                 date: date, server: server, requestID: requestID,
                                  body: response.body, chunked: false,
                                  omitLength: code < 200 || code == 204 || code == 304, keepAlive: keepAlive,
                                  http10: head.version == .http1_0)
