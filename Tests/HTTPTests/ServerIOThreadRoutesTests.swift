@@ -80,6 +80,28 @@ final class ServerIOThreadRoutesTests: XCTestCase {
         XCTAssertEqual(try blocked.readResponse().text, "released")
     }
 
+    func testIOThreadRouteClosesWhenTheRequestAsksForIt() throws {
+        let release = DispatchSemaphore(value: 1), entered = DispatchSemaphore(value: 0)
+        let server = try makeServer(release: release, entered: entered)
+        // HTTP/1.1 with Connection: close, then HTTP/1.0 without keep-alive: the answer is written into the
+        // output buffer on the I/O thread, says it closes, and the connection ends after it.
+        let closing = ["GET /health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", "GET /health HTTP/1.0\r\n\r\n"]
+        for request in closing {
+            let client = try server.client()
+            try client.send(request)
+            let response = try client.readResponse()
+            XCTAssertEqual(response.text, "{\"status\":\"ok\",\"method\":\"GET\"}")
+            XCTAssertEqual(response.header("Connection"), "close")
+            XCTAssertTrue(client.waitForClose())
+        }
+        // HTTP/1.0 asking for keep-alive stays open and says so.
+        let client = try server.client()
+        try client.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        XCTAssertEqual(try client.readResponse().header("Connection"), "keep-alive")
+        try client.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        XCTAssertEqual(try client.readResponse().status, 200)
+    }
+
     /// Whether the server sends anything on `client` within the time given.
     private func readable(_ client: RawClient, withinMilliseconds ms: Int32) -> Bool {
         var descriptor = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
