@@ -94,12 +94,6 @@ final class ServerIOThreadRoutesTests: XCTestCase {
             XCTAssertEqual(response.header("Connection"), "close")
             XCTAssertTrue(client.waitForClose())
         }
-        // HTTP/1.0 asking for keep-alive stays open and says so.
-        let client = try server.client()
-        try client.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-        XCTAssertEqual(try client.readResponse().header("Connection"), "keep-alive")
-        try client.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-        XCTAssertEqual(try client.readResponse().status, 200)
     }
 
     /// Whether the server sends anything on `client` within the time given.
