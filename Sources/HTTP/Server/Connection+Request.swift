@@ -187,7 +187,7 @@ extension Connection {
         case .outcome(let outcome):
             deliver(outcome, sequence: sequence)
         case .response(let response):
-            if !(loop.draining || peerClosed || inputUnread), outExtra.isEmpty,
+            if !mustCloseAfterResponse, outExtra.isEmpty,
                let written = job.encode(response, date: loop.dates.line(), server: loop.serverHeaderLine,
                                         into: &out) {
                 keepAlive = written.keepAlive

@@ -72,8 +72,7 @@ extension Connection {
     /// assumed keep-alive (then it is serialized again with `Connection: close`).
     func startSerialized(_ bytes: [UInt8], status: Int, bodyBytes: Int, keepAlive workerKeepAlive: Bool,
                          response: HTTPResponse) {
-        let closeNow = loop.draining || peerClosed || inputUnread
-        guard !(closeNow && workerKeepAlive) else {
+        guard !(mustCloseAfterResponse && workerKeepAlive) else {
             current?.corsDone = true
             startResponse(response, closing: false)
             return
@@ -82,6 +81,10 @@ extension Connection {
         appendOutput(bytes)
         beginWriting(status: status, bodyBytes: bodyBytes)
     }
+
+    /// The connection ends after the current response whatever the response says: the server is draining,
+    /// the client hung up, or request bytes were left unread.
+    var mustCloseAfterResponse: Bool { loop.draining || peerClosed || inputUnread }
 
     /// Called on a worker: one non-blocking send of a serialized response. Returns how many bytes left
     /// (0 when the socket is full or failed: the loop then sends the rest or notices the error), or nil when

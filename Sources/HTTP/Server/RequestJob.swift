@@ -84,7 +84,7 @@ struct RequestJob: Sendable {
                            response: response)
     }
 
-    /// What `encode(_:context:into:)` appended.
+    /// What `encode(_:date:server:into:)` appended.
     struct Encoded {
         let status: Int
         let bodyBytes: Int
