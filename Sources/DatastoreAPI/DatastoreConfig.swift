@@ -33,32 +33,24 @@ public struct DatastoreConfig: Sendable, Equatable {
     public init() {}
 
     /// Reads and validates the section; throws `ConfigError` naming `datastore.<key>`.
-    public init(_ section: JSONObject) throws {
-        for key in section.keys where !Self.knownKeys.contains(key) {
-            throw ConfigError(key: "datastore.\(key)", reason: "unknown key")
-        }
-        if let v = section["enabled"] {
-            // The environment form may spell booleans as text or 1/0.
-            switch v {
-            case .bool(let b): enabled = b
-            case .string("true"), .string("yes"), .string("1"): enabled = true
-            case .string("false"), .string("no"), .string("0"): enabled = false
-            case .number(let n) where n.text == "1" || n.text == "0": enabled = n.text == "1"
-            default: throw ConfigError(key: "datastore.enabled", reason: "must be a boolean")
-            }
-        }
+    public init(_ values: JSONObject) throws {
+        let section = ConfigSection(values, path: "datastore")
+        try section.rejectUnknownKeys(Self.knownKeys)
+        enabled = try section.bool("enabled", true)
+        // Every integer is capped at Int32.max: sizes and counts beyond it are mistakes, not settings.
+        let cap = Int(Int32.max)
         // Clamped rather than refused: the spec defines the effective range 1–50.
-        awaitTimeoutSeconds = min(50, max(1, try Self.int(section, "awaitTimeoutSeconds", default: 30, min: 0)))
-        maxAwaitsPerUser = try Self.int(section, "maxAwaitsPerUser", default: 64, min: 1)
-        sizeHeadroomPercent = try Self.int(section, "sizeHeadroomPercent", default: 10, min: 0, max: 1000)
-        maxBodyBytes = try Self.int(section, "maxBodyBytes", default: 32 << 20, min: 1024)
-        maxUrlBytes = try Self.int(section, "maxUrlBytes", default: 64 << 10, min: 256)
-        maxDeltasPerResponse = try Self.int(section, "maxDeltasPerResponse", default: 10_000, min: 1)
-        maxDeltaBytesPerResponse = try Self.int(section, "maxDeltaBytesPerResponse", default: 16 << 20, min: 1)
-        maxJsonDepth = try Self.int(section, "maxJsonDepth", default: 32, min: 8, max: 512)
-        staticTokens = try Self.staticTokens(section["staticTokens"])
-        try readLimits(section["limits"])
-        teams = try Self.teams(section["teams"])
+        awaitTimeoutSeconds = min(50, max(1, try section.int("awaitTimeoutSeconds", 30, min: 0, max: cap)))
+        maxAwaitsPerUser = try section.int("maxAwaitsPerUser", 64, min: 1, max: cap)
+        sizeHeadroomPercent = try section.int("sizeHeadroomPercent", 10, min: 0, max: 1000)
+        maxBodyBytes = try section.int("maxBodyBytes", 32 << 20, min: 1024, max: cap)
+        maxUrlBytes = try section.int("maxUrlBytes", 64 << 10, min: 256, max: cap)
+        maxDeltasPerResponse = try section.int("maxDeltasPerResponse", 10_000, min: 1, max: cap)
+        maxDeltaBytesPerResponse = try section.int("maxDeltaBytesPerResponse", 16 << 20, min: 1, max: cap)
+        maxJsonDepth = try section.int("maxJsonDepth", 32, min: 8, max: 512)
+        staticTokens = try Self.staticTokens(section)
+        try readLimits(section)
+        teams = try Self.teams(section)
     }
 
     static let knownKeys: Set<String> = [
@@ -68,17 +60,13 @@ public struct DatastoreConfig: Sendable, Equatable {
 
     /// The platform-wide per-API `limits` object (`maxRequestTargetBytes`, `maxHeaderBytes`, `maxHeaderCount`,
     /// `maxBodyBytes`); its values win over the section's own `maxUrlBytes` / `maxBodyBytes`.
-    private mutating func readLimits(_ json: JSON?) throws {
-        guard let json else { return }
-        guard case .object(let limits) = json else {
-            throw ConfigError(key: "datastore.limits", reason: "must be an object")
-        }
-        for key in limits.keys where !["maxRequestTargetBytes", "maxHeaderBytes", "maxHeaderCount", "maxBodyBytes"].contains(key) {
-            throw ConfigError(key: "datastore.limits.\(key)", reason: "unknown key")
-        }
+    private mutating func readLimits(_ section: ConfigSection) throws {
+        guard section["limits"] != nil else { return }
+        let limits = try section.nested("limits")
+        try limits.rejectUnknownKeys(["maxRequestTargetBytes", "maxHeaderBytes", "maxHeaderCount", "maxBodyBytes"])
         func value(_ key: String, min: Int) throws -> Int? {
             guard limits[key] != nil else { return nil }
-            return try Self.int(limits, key, default: 0, min: min, name: "limits.\(key)")
+            return try limits.int(key, 0, min: min, max: Int(Int32.max))
         }
         if let v = try value("maxRequestTargetBytes", min: 256) { maxUrlBytes = v }
         if let v = try value("maxBodyBytes", min: 1024) { maxBodyBytes = v }
@@ -86,29 +74,10 @@ public struct DatastoreConfig: Sendable, Equatable {
         maxHeaderCount = try value("maxHeaderCount", min: 8)
     }
 
-    private static func int(_ section: JSONObject, _ key: String, default value: Int, min: Int,
-                            max: Int = Int(Int32.max), name: String? = nil) throws -> Int {
-        guard let json = section[key] else { return value }
-        let number: Int64?
-        switch json {
-        case .number(let n): number = n.int64Value
-        case .string(let s): number = Int64(s)   // environment overrides arrive as strings
-        default: number = nil
-        }
-        guard let n = number, n >= Int64(min), n <= Int64(max), let result = Int(exactly: n) else {
-            throw ConfigError(key: "datastore.\(name ?? key)", reason: "must be an integer between \(min) and \(max)")
-        }
-        return result
-    }
-
-    private static func staticTokens(_ json: JSON?) throws -> [(token: String, user: String)] {
-        guard let json else { return [] }
-        var parsed: JSONObject?
-        if case .object(let o) = json { parsed = o }
-        // The environment form carries the object as JSON text.
-        if case .string(let text) = json, case .object(let o)? = try? JSONParser.parse(text) { parsed = o }
-        guard let object = parsed else {
-            throw ConfigError(key: "datastore.staticTokens", reason: "must be an object of token to user name")
+    private static func staticTokens(_ section: ConfigSection) throws -> [(token: String, user: String)] {
+        // The environment form carries the object as JSON text, which `object` accepts too.
+        guard let object = try section.object("staticTokens", reason: "must be an object of token to user name") else {
+            return []
         }
         var result: [(token: String, user: String)] = []
         for (token, userJSON) in object {
@@ -124,12 +93,10 @@ public struct DatastoreConfig: Sendable, Equatable {
         return result
     }
 
-    private static func teams(_ json: JSON?) throws -> [String: [String]] {
-        guard let json else { return [:] }
-        var object: JSONObject?
-        if case .object(let o) = json { object = o }
-        if case .string(let text) = json, case .object(let o)? = try? JSONParser.parse(text) { object = o }
-        guard let object else { throw ConfigError(key: "datastore.teams", reason: "must be an object of team to user names") }
+    private static func teams(_ section: ConfigSection) throws -> [String: [String]] {
+        guard let object = try section.object("teams", reason: "must be an object of team to user names") else {
+            return [:]
+        }
         var result: [String: [String]] = [:]
         for (team, members) in object {
             guard case .array(let list) = members else {

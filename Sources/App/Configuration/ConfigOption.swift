@@ -97,20 +97,14 @@ public struct ConfigOption: Sendable {
         case .optionalString:
             return text.isEmpty ? .null : .string(text)
         case .boolean:
-            switch text.lowercased() {
-            case "true", "1", "yes", "on": return true
-            case "false", "0", "no", "off": return false
-            default: return nil
-            }
+            return ConfigSection.boolean(fromText: text).map(JSON.bool)
         case .integer, .optionalInteger, .zeroOrInteger:
             if text.isEmpty, case .optionalInteger = kind { return .null }
-            guard let i = Int64(text) else { return nil }
-            return .number(JSONNumber(i))
+            return ConfigSection.integer(fromText: text).map { .number(JSONNumber($0)) }
         case .stringList:
             // A JSON array, or a comma-separated list ("https://a.example,https://b.example").
             if let parsed = try? JSONParser.parse(text), parsed.arrayValue != nil { return parsed }
-            let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            return .array(items.filter { !$0.isEmpty }.map { .string($0) })
+            return .array(ConfigSection.list(fromText: text).map { .string($0) })
         }
     }
 }

@@ -64,7 +64,7 @@ struct ParseConfig: Sendable {
 
     /// Validates `section`; throws `ConfigError` naming the offending key.
     init(section: JSONObject) throws {
-        let r = ConfigReader(section)
+        let r = ConfigSection(section, path: "parse")
         enabled = try r.bool("enabled", true)
         mountPath = try r.string("mountPath") ?? "/parse"
         try Self.checkMount(mountPath, key: "mountPath", r)
@@ -126,7 +126,7 @@ struct ParseConfig: Sendable {
             passwordValidationError = try pp.string("validationError")
             passwordDoNotAllowUsername = try pp.bool("doNotAllowUsername", false)
             passwordMaxHistory = try pp.int("maxPasswordHistory", 0, min: 0, max: 20)
-            if pp.section["maxPasswordAge"] != nil { passwordMaxAgeDays = try pp.int("maxPasswordAge", 0, min: 0, max: 100_000) }
+            if pp.contains("maxPasswordAge") { passwordMaxAgeDays = try pp.int("maxPasswordAge", 0, min: 0, max: 100_000) }
         }
         allowOrigin = try r.stringList("allowOrigin", ["*"])
         if allowOrigin.isEmpty { allowOrigin = ["*"] }
@@ -142,13 +142,13 @@ struct ParseConfig: Sendable {
         clientKey != nil || restAPIKey != nil || javascriptKey != nil || dotNetKey != nil
     }
 
-    private static func checkMount(_ m: String, key: String, _ r: ConfigReader) throws {
+    private static func checkMount(_ m: String, key: String, _ r: ConfigSection) throws {
         guard m.hasPrefix("/"), m.count > 1, !m.hasSuffix("/"), !m.contains("//"), !m.contains("?") else {
             throw r.fail(key, "must start with '/' and must not end with '/'")
         }
     }
 
-    private static func ranges(_ list: [String], key: String, _ r: ConfigReader) throws -> [IPRange] {
+    private static func ranges(_ list: [String], key: String, _ r: ConfigSection) throws -> [IPRange] {
         try list.map { entry in
             guard let range = IPRange.parse(entry) else { throw r.fail(key, "'\(entry)' is not an IP address or CIDR") }
             return range
