@@ -23,7 +23,8 @@ public final class AdminAuthenticator: @unchecked Sendable {
     /// True when the request carries the admin's valid Basic credentials.
     public func isAdmin(_ request: HTTPRequest) -> Bool {
         guard let header = request.headers["Authorization"],
-              let (name, password) = Self.basicCredentials(header), name == user else { return false }
+              let credentials = BasicCredentials(authorization: header), credentials.name == user else { return false }
+        let (name, password) = (credentials.name, credentials.password)
         let digest = Crypto.sha256(Array("\(name):\(password)".utf8))
         lock.lock()
         if let v = verified, v.until > Date(), Crypto.constantTimeEquals(v.digest, digest) {
@@ -39,15 +40,5 @@ public final class AdminAuthenticator: @unchecked Sendable {
         verified = (digest, Date().addingTimeInterval(60))
         lock.unlock()
         return true
-    }
-
-    /// Decodes `Basic base64(user:password)`.
-    static func basicCredentials(_ header: String) -> (String, String)? {
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "basic",
-              let bytes = Base64.decode(String(parts[1]).trimmingCharacters(in: .whitespaces)),
-              let text = String(bytes: bytes, encoding: .utf8),
-              let colon = text.firstIndex(of: ":") else { return nil }
-        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
     }
 }

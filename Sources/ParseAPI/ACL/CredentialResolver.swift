@@ -1,3 +1,4 @@
+import Auth
 import Core
 import HTTP
 
@@ -24,12 +25,12 @@ extension ParseApp {
         var clientKey = h["X-Parse-Client-Key"], restKey = h["X-Parse-REST-API-Key"]
         var jsKey = h["X-Parse-Javascript-Key"]
         let windowsKey = h["X-Parse-Windows-Key"]
-        if let auth = h["Authorization"], let basic = Self.basicCredentials(auth), basic.0 == appId {
-            c.appId = basic.0
-            if basic.1.hasPrefix("javascript-key=") {
-                jsKey = String(basic.1.dropFirst("javascript-key=".count))
+        if let auth = h["Authorization"], let basic = BasicCredentials(authorization: auth), basic.name == appId {
+            c.appId = basic.name
+            if basic.password.hasPrefix("javascript-key=") {
+                jsKey = String(basic.password.dropFirst("javascript-key=".count))
             } else {
-                c.masterKey = basic.1
+                c.masterKey = basic.password
             }
         }
         if let context = h["X-Parse-Cloud-Context"] {
@@ -130,15 +131,6 @@ extension ParseApp {
         let hops = xff.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         for hop in hops.reversed() where !IPRange.any(config.trustProxy, contains: hop) { return hop }
         return peer
-    }
-
-    static func basicCredentials(_ header: String) -> (String, String)? {
-        guard header.lowercased().hasPrefix("basic "),
-              let bytes = Base64.decode(String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
-              let text = String(bytes: bytes, encoding: .utf8) else { return nil }
-        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return nil }
-        return (String(parts[0]), String(parts[1]))
     }
 }
 
