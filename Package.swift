@@ -46,7 +46,7 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "quartet",
-                          dependencies: ["App", "Core", "DatastoreAPI",
+                          dependencies: ["App",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Storage
 import App
 
 /// `quartet backup DEST`: online backup of the database (SQLite backup API) plus the blobs.
@@ -17,8 +16,7 @@ struct BackupCommand: ParsableCommand {
     func run() throws {
         let config = try common.load()
         let onTerminal = isatty(1) != 0
-        try Backup.run(databasePath: config.databasePath, blobDirectory: config.blobDirectory,
-                               destination: destination) { remaining, total in
+        try DatabaseMaintenance.backup(config, to: destination) { remaining, total in
             guard onTerminal, total > 0 else { return }
             let done = total - remaining
             print("\rbackup: \(done * 100 / total)% (\(done)/\(total) pages)", terminator: "")

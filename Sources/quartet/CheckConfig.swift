@@ -1,5 +1,4 @@
 import ArgumentParser
-import Core
 import App
 
 /// `quartet check-config`: validates the configuration and prints the effective values (secrets masked).
@@ -10,7 +9,6 @@ struct CheckConfig: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        let config = try common.load()
-        print(JSON.object(ConfigPrinter.masked(config.tree)).serialized(sortedKeys: true))
+        print(ConfigPrinter.effectiveText(try common.load()))
     }
 }

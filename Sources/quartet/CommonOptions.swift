@@ -1,5 +1,4 @@
 import ArgumentParser
-import Core
 import App
 
 /// Flags shared by every command that reads the configuration; flags beat environment, file and defaults.
@@ -19,21 +18,26 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: "Log format: text or json.")
     var logFormat: String?
 
-    /// The flag values as configuration overrides.
-    var overrides: [(String, JSON)] {
-        var out: [(String, JSON)] = []
-        if let dataDir { out.append(("storage.dataDir", .string(dataDir))) }
-        if let migrationsDir { out.append(("storage.migrationsDir", .string(migrationsDir))) }
-        if let logLevel { out.append(("logging.level", .string(logLevel))) }
-        if let logFormat { out.append(("logging.format", .string(logFormat))) }
-        return out
+    /// The flag values, for App to apply on top of the other configuration sources.
+    var flags: ConfigFlags {
+        var flags = ConfigFlags()
+        flags.configFile = config
+        flags.dataDir = dataDir
+        flags.migrationsDir = migrationsDir
+        flags.logLevel = logLevel
+        flags.logFormat = logFormat
+        return flags
     }
 
-    /// Loads the configuration, turning a ConfigError into a clean exit naming the key.
-    func load(extra: [(String, JSON)] = []) throws -> QuartetConfiguration {
+    /// Loads the configuration (with `adjust` setting command-specific flags), turning an invalid
+    /// configuration into a clean exit naming the key.
+    func load(_ adjust: (inout ConfigFlags) -> Void = { _ in }) throws -> QuartetConfiguration {
+        var flags = self.flags
+        adjust(&flags)
         do {
-            return try ConfigLoader(filePath: config, overrides: overrides + extra).load()
-        } catch let error as ConfigError {
+            return try flags.load()
+        } catch {
+            // Loading fails only with a ConfigError, whose text is `key: reason`.
             throw ValidationError("invalid configuration: \(error)")
         }
     }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Logging
 import App
-import DatastoreAPI
-import Storage
 
 /// `quartet datastore ...`: Datastore API administration.
 struct DatastoreCommand: ParsableCommand {
@@ -15,14 +13,12 @@ struct DatastoreToken: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "token", abstract: "Datastore access tokens.",
                                                     subcommands: [Create.self, Revoke.self])
 
-    /// Loads the configuration, opens (and migrates) the store for `body`, and closes it afterwards.
-    /// Only warnings are logged, so that the command's own output stays clean for scripts.
-    static func withStorage(_ common: CommonOptions, _ body: (Storage) throws -> Void) throws {
+    /// Loads the configuration and sets up logging for a token command. Only warnings are logged, so that
+    /// the command's own output stays clean for scripts.
+    static func prepare(_ common: CommonOptions) throws -> (QuartetConfiguration, Logger) {
         let config = try common.load()
         LoggingSetup.bootstrap(format: config.logFormat, level: "warning")
-        let opened = try StorageBootstrap.open(config, logger: Logger(label: "quartet.datastore"))
-        defer { opened.storage.close() }
-        try body(opened.storage)
+        return (config, Logger(label: "quartet.datastore"))
     }
 
     /// Creates the user if needed and prints a new token (stored only hashed).
@@ -32,9 +28,8 @@ struct DatastoreToken: ParsableCommand {
         @Argument(help: "User name ([A-Za-z0-9._@-], 1 to 64 characters).") var user: String
 
         func run() throws {
-            try DatastoreToken.withStorage(common) { storage in
-                print(try DatastoreService.createToken(user: user, storage: storage))
-            }
+            let (config, logger) = try DatastoreToken.prepare(common)
+            print(try DatastoreAdmin.createToken(user: user, config: config, logger: logger))
         }
     }
 
@@ -45,12 +40,11 @@ struct DatastoreToken: ParsableCommand {
         @Argument(help: "The token to revoke.") var token: String
 
         func run() throws {
-            try DatastoreToken.withStorage(common) { storage in
-                guard try DatastoreService.revokeToken(token, storage: storage) else {
-                    throw ValidationError("no live token matches")
-                }
-                print("revoked")
+            let (config, logger) = try DatastoreToken.prepare(common)
+            guard try DatastoreAdmin.revokeToken(token, config: config, logger: logger) else {
+                throw ValidationError("no live token matches")
             }
+            print("revoked")
         }
     }
 }

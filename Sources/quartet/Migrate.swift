@@ -11,12 +11,11 @@ struct Migrate: ParsableCommand {
     func run() throws {
         let config = try common.load()
         LoggingSetup.bootstrap(format: config.logFormat, level: config.logLevel)
-        let opened = try StorageBootstrap.open(config, logger: Logger(label: "quartet.migrate"))
-        defer { opened.storage.close() }
-        if opened.applied.isEmpty {
+        let applied = try DatabaseMaintenance.migrate(config, logger: Logger(label: "quartet.migrate"))
+        if applied.isEmpty {
             print("database is up to date")
         } else {
-            for m in opened.applied { print("applied \(m.version) \(m.name)") }
+            for m in applied { print("applied \(m.version) \(m.name)") }
         }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Core
 import App
 
 /// `quartet serve`: runs the daemon until SIGTERM or SIGINT, then drains and exits 0.
@@ -17,10 +16,10 @@ struct Serve: ParsableCommand {
     var port: Int?
 
     func run() throws {
-        var extra: [(String, JSON)] = []
-        if let host { extra.append(("server.host", .string(host))) }
-        if let port { extra.append(("server.port", .number(JSONNumber(port)))) }
-        let config = try common.load(extra: extra)
+        let config = try common.load { flags in
+            flags.host = host
+            flags.port = port
+        }
         LoggingSetup.bootstrap(format: config.logFormat, level: config.logLevel)
         let logger = Logger(label: "quartet")
 

@@ -1,7 +1,6 @@
 import Foundation
 import Core
 import HTTP
-import Storage
 
 /// The product's own admin API under `/_quartet/admin`, guarded by the server admin's HTTP Basic credentials.
 /// APIs add their own admin routes to the same group (for example Datastore token issuance).
@@ -19,9 +18,7 @@ enum AdminRoutes {
                 return .response(AdminWire.error(.badRequest, "body must be {\"destination\": \"/absolute/path\"}"))
             }
             do {
-                var pages = 0
-                try Backup.run(databasePath: config.databasePath, blobDirectory: config.blobDirectory,
-                               destination: destination) { _, total in pages = total }
+                let pages = try DatabaseMaintenance.backup(config, to: destination)
                 return .response(AdminWire.ok(["ok": true, "destination": .string(destination),
                                                "pages": .number(JSONNumber(pages))]))
             } catch {

@@ -21,3 +21,10 @@ public enum ConfigPrinter {
         return out
     }
 }
+
+extension ConfigPrinter {
+    /// The effective configuration as `check-config` prints it: JSON with sorted keys, secrets masked.
+    public static func effectiveText(_ config: QuartetConfiguration) -> String {
+        JSON.object(masked(config.tree)).serialized(sortedKeys: true)
+    }
+}
