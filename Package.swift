@@ -34,7 +34,8 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "Storage", dependencies: ["CSQLite", "CWALBuffer", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
-        .target(name: "Auth", dependencies: ["Core", "COpenSSL", "CCrypt"], swiftSettings: strict),
+        // Auth keeps the server admin's account through a store protocol; its SQLite store needs Storage.
+        .target(name: "Auth", dependencies: ["Core", "Storage", "COpenSSL", "CCrypt"], swiftSettings: strict),
         .target(name: "ParseAPI",
                 dependencies: ["Core", "HTTP", "Storage", "Auth", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
@@ -54,9 +55,9 @@ let package = Package(
         .testTarget(name: "CoreTests", dependencies: ["Core"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
-        .testTarget(name: "AuthTests", dependencies: ["Auth"], swiftSettings: strict),
+        .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "Storage"], swiftSettings: strict),
         .testTarget(name: "ParseAPITests", dependencies: ["ParseAPI", "Core"], swiftSettings: strict),
-        .testTarget(name: "DatastoreAPITests", dependencies: ["DatastoreAPI", "Core"], swiftSettings: strict),
+        .testTarget(name: "DatastoreAPITests", dependencies: ["DatastoreAPI", "Core", "Auth"], swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Core"], swiftSettings: strict),
         // Black-box tests: they start the built `quartet` binary and talk to it over sockets.
         .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core"], swiftSettings: strict),

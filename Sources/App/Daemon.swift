@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Core
+import Auth
 import HTTP
 import Storage
 import ParseAPI
@@ -28,12 +29,12 @@ public final class Daemon: @unchecked Sendable {
     public func start() throws -> String {
         let opened = try StorageBootstrap.open(config, logger: logger, observer: StorageMetrics(registry: metrics))
         self.opened = opened
-        if let generated = try AdminAccount.ensure(storage: opened.storage, user: config.adminUser,
-                                                   configuredPassword: config.adminPassword) {
+        let admin = ServerAdmin(settings: config.admin, store: SQLiteAdminAccountStore(storage: opened.storage))
+        if let generated = try admin.ensureAccount(configuredPassword: config.admin.password) {
             // Printed once, never logged: the hash is all that is kept.
-            StdoutWriter.write("Generated server admin password for '\(config.adminUser)' (shown once): \(generated)")
+            StdoutWriter.write("Generated server admin password for '\(admin.name)' (shown once): \(generated)")
         }
-        let router = try buildRouter(opened)
+        let router = try buildRouter(opened, admin: admin)
         let server = HTTPServer(configuration: serverConfiguration(), router: router, logger: logger,
                                 observer: HTTPMetrics(registry: metrics))
         opened.storage.setBlockingHook(server.blockingHook)
@@ -51,11 +52,10 @@ public final class Daemon: @unchecked Sendable {
     }
 
     /// Mounts the operational endpoints and the APIs. The whole URL surface is visible here.
-    func buildRouter(_ opened: StorageBootstrap.Opened) throws -> Router {
+    func buildRouter(_ opened: StorageBootstrap.Opened, admin: ServerAdmin) throws -> Router {
         let router = Router()
         let cors = CORSPolicy(allowedOrigins: config.corsAllowedOrigins, allowCredentials: config.corsAllowCredentials)
         OperationalRoutes.register(on: router, lifecycle: lifecycle, metrics: metrics, cors: cors)
-        let admin = AdminAuthenticator(storage: opened.storage, user: config.adminUser)
         let adminGroup = router.group("/_quartet/admin", errorRenderer: AdminWire.render)
         AdminRoutes.register(on: adminGroup, admin: admin, config: config)
 
@@ -74,7 +74,7 @@ public final class Daemon: @unchecked Sendable {
         parse.mount(on: router)
         let datastore = try DatastoreService(config: config.section("datastore"), storage: opened.storage,
                                              blobs: opened.blobs, logger: logger, metrics: metrics,
-                                             adminAuthenticator: { admin.isAdmin($0) })
+                                             serverAdmin: admin)
         datastore.mount(on: router)
         return router
     }

@@ -87,6 +87,12 @@ public enum PasswordHasher {
 struct BcryptHash {
     let cost: Int
 
+    /// The 22 salt characters of a well-formed bcrypt hash (after `$2b$CC$`); nil for anything else.
+    static func salt(of text: String) -> String? {
+        guard BcryptHash(text) != nil else { return nil }
+        return String(decoding: text.utf8.dropFirst(7).prefix(22), as: UTF8.self)
+    }
+
     init?(_ text: String) {
         let b = Array(text.utf8)
         guard b.count == 60, b[0] == UInt8(ascii: "$"), b[1] == UInt8(ascii: "2"),

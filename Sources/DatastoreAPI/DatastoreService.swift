@@ -10,25 +10,25 @@ public final class DatastoreService: Sendable {
     /// The validated configuration.
     public let config: DatastoreConfig
     private let context: EndpointContext
-    private let adminAuthenticator: @Sendable (HTTPRequest) -> Bool
+    private let serverAdmin: ServerAdmin?
 
     /// Validates `config` (the `datastore` section; throws `ConfigError` naming the key), loads the static
     /// tokens (hashed) and starts listening for datastore change notices. The `ds_*` tables must exist.
-    /// `adminAuthenticator` decides whether a request carries the server admin's credentials (default: deny).
+    /// `serverAdmin` checks the credentials of the admin routes (nil: every admin request is refused).
     public convenience init(config: JSONObject, storage: Storage, blobs: BlobStore, logger: Logger, metrics: MetricsRegistry,
-                adminAuthenticator: @escaping @Sendable (HTTPRequest) -> Bool = { _ in false }) throws {
+                            serverAdmin: ServerAdmin? = nil) throws {
         let parsed = try DatastoreConfig(config)
         let store = SQLiteDatastoreStore(storage: storage, limits: SizeLimits(headroomPercent: parsed.sizeHeadroomPercent),
                                          teams: TeamDirectory(parsed.teams))
         try self.init(config: parsed, store: store, changes: storage.changes, logger: logger, metrics: metrics,
-                      adminAuthenticator: adminAuthenticator)
+                      serverAdmin: serverAdmin)
     }
 
     /// Builds the service over any store (tests use this with the SQLite store on a temporary database).
     init(config: DatastoreConfig, store: any DatastoreStore, changes: ChangeBus, logger: Logger, metrics: MetricsRegistry,
-         adminAuthenticator: @escaping @Sendable (HTTPRequest) -> Bool) throws {
+         serverAdmin: ServerAdmin?) throws {
         self.config = config
-        self.adminAuthenticator = adminAuthenticator
+        self.serverAdmin = serverAdmin
         let renderer = DatastoreErrorRenderer(logger: logger)
         let apiMetrics = DatastoreMetrics(metrics)
         let cap = DeltaBatchCap(maxDeltas: config.maxDeltasPerResponse, maxBytes: config.maxDeltaBytesPerResponse)
@@ -72,7 +72,7 @@ public final class DatastoreService: Sendable {
             UnknownEndpointRoute.register(on: group)
         }
         let admin = router.group("/_quartet/admin/datastore", errorRenderer: { renderer.render($0, $1) })
-        AdminTokensRoute.register(on: admin, context, isAdmin: adminAuthenticator)
+        AdminTokensRoute.register(on: admin, context, serverAdmin: serverAdmin)
     }
 
     /// `quartet datastore token create USER`: creates the user if needed and returns a new token.

@@ -65,6 +65,24 @@ final class HTTPIntegrationTests: XCTestCase {
         XCTAssertEqual(try s.request("POST", "/_quartet/admin/datastore/tokens", headers: admin, body: "user=bad+name").status, 400)
     }
 
+    /// Too many wrong admin passwords from one address: 429 in the API's `{"error"}` format with `Retry-After`,
+    /// for the right password as well, on both admin routes.
+    func testAdminRoutesRateLimitWrongPasswords() throws {
+        let s = try InProcessServer()
+        let wrong = [("Authorization", "Basic YWRtaW46d3Jvbmc="), ("Content-Type", "application/x-www-form-urlencoded")]
+        for _ in 0..<10 {
+            XCTAssertEqual(try s.request("POST", "/_quartet/admin/datastore/tokens", headers: wrong, body: "user=carol").status, 401)
+        }
+        let right = [("Authorization", "Basic YWRtaW46c2VjcmV0"), ("Content-Type", "application/x-www-form-urlencoded")]
+        for path in ["/tokens", "/tokens/revoke"] {
+            let refused = try s.request("POST", "/_quartet/admin/datastore" + path, headers: right, body: "user=carol&token=x")
+            XCTAssertEqual(refused.status, 429, refused.text)
+            XCTAssertEqual(refused["error"]?.stringValue, "Too many failed admin logins; try again later")
+            XCTAssertEqual(refused.header("Content-Type"), "application/json")
+            XCTAssertNotNil(refused.header("Retry-After").flatMap { Int($0) }, refused.text)
+        }
+    }
+
     /// Two scripted clients put at the same rev: exactly one wins, the loser gets `conflict`, catches up with
     /// get_deltas and wins at the next rev.
     func testRacingClients() throws {

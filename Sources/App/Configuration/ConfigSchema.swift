@@ -1,4 +1,5 @@
 import Core
+import Auth
 
 /// Every platform option with its default. The API sections (`parse`, `datastore`, ...) are validated by
 /// their APIs when they start (documented in `docs/configuration.md` as well).
@@ -46,6 +47,10 @@ public enum ConfigSchema {
         ConfigOption("logging", "format", "text", .choice(["text", "json"]), "Human-readable lines or JSON lines on stdout."),
         ConfigOption("admin", "user", "admin", .string, "Name of the server admin (Couch server admin, /_quartet/admin)."),
         ConfigOption("admin", "password", nil, .optionalString, "Server admin password; when null one is generated at first start, printed once and stored hashed."),
+        ConfigOption("admin", "maxFailedLogins", .int(FailedLoginPolicy().maxFailures), .integer(FailedLoginPolicy.maxFailuresRange),
+                     "Wrong admin passwords accepted from one client address per window; further attempts get 429."),
+        ConfigOption("admin", "failedLoginWindowSeconds", .int(FailedLoginPolicy().windowSeconds),
+                     .integer(FailedLoginPolicy.windowSecondsRange), "The window of maxFailedLogins, from an address's first failure."),
     ]
 
 

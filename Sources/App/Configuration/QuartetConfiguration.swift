@@ -1,10 +1,13 @@
 import Foundation
 import Core
+import Auth
 
 /// The validated configuration the daemon runs with.
 public struct QuartetConfiguration: Sendable {
     /// The merged tree (every section, API sections included), as `check-config` prints it.
     public let tree: JSONObject
+    /// The `admin` section, read by Auth.
+    public let admin: AdminSettings
 
     /// Validates every platform option of `tree`.
     public init(tree: JSONObject) throws {
@@ -15,6 +18,7 @@ public struct QuartetConfiguration: Sendable {
             }
         }
         self.tree = tree
+        admin = try AdminSettings(ConfigSection(tree["admin"]?.objectValue ?? JSONObject(), path: "admin"))
         if tlsCertificate != nil, tlsPrivateKey == nil {
             throw ConfigError(key: "server.tlsPrivateKey", reason: "required when server.tlsCertificate is set")
         }
@@ -71,8 +75,8 @@ public struct QuartetConfiguration: Sendable {
     public var logLevel: String { string("logging", "level") ?? "info" }
     public var logFormat: String { string("logging", "format") ?? "text" }
 
-    public var adminUser: String { string("admin", "user") ?? "admin" }
-    public var adminPassword: String? { string("admin", "password") }
+    public var adminUser: String { admin.name }
+    public var adminPassword: String? { admin.password }
 
     /// Paths derived from the data directory.
     public var databasePath: String { (dataDir as NSString).appendingPathComponent("quartet.sqlite3") }

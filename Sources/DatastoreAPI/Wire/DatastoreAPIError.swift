@@ -6,6 +6,8 @@ public enum DatastoreAPIError: Error, Sendable, Equatable {
     case unauthorized(String)
     /// 401 for the admin endpoints (no `WWW-Authenticate` challenge for datastore tokens).
     case adminUnauthorized
+    /// 429 with `Retry-After` for the admin endpoints: the client address sent too many wrong passwords.
+    case adminRateLimited(retryAfterSeconds: Int)
     /// 404 for a path under the API's prefixes that names no endpoint.
     case unknownEndpoint(String)
     /// 405 with `Allow: GET, POST, OPTIONS`.

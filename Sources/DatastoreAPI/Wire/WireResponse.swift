@@ -48,6 +48,10 @@ enum WireResponse {
             var response = single("error", "Admin authentication required", status: .unauthorized)
             response.headers.set("WWW-Authenticate", "Basic realm=\"quartet\"")
             return response
+        case .adminRateLimited(let seconds):
+            var response = single("error", "Too many failed admin logins; try again later", status: .tooManyRequests)
+            response.headers.set("Retry-After", String(seconds))
+            return response
         case .unknownEndpoint(let path):
             return single("error", "Unknown endpoint: \(String(path.prefix(100)))", status: .notFound)
         case .methodNotAllowed:

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import Core
+import Auth
 import HTTP
 @testable import DatastoreAPI
 
@@ -20,9 +21,12 @@ final class InProcessServer: @unchecked Sendable {
         var config = DatastoreConfig()
         config.staticTokens = [(Self.tokenA, "alice"), (Self.tokenB, "bob")]
         configure(&config)
+        // The server admin "admin" with password "secret" (the tests send `Basic YWRtaW46c2VjcmV0`).
+        let admin = ServerAdmin(name: "admin", store: MemoryAdminAccountStore(), hashCost: 4)
+        _ = try admin.ensureAccount(configuredPassword: "secret")
         let service = try DatastoreService(config: config, store: fixture.store, changes: fixture.storage.changes,
                                            logger: Logger(label: "test"), metrics: MetricsRegistry(),
-                                           adminAuthenticator: { $0.headers["Authorization"] == "Basic YWRtaW46c2VjcmV0" })
+                                           serverAdmin: admin)
         let router = Router()
         service.mount(on: router)
         var configuration = ServerConfiguration()
@@ -92,6 +96,24 @@ final class InProcessServer: @unchecked Sendable {
 }
 
 enum InProcessError: Error { case io, malformed }
+
+/// Admin accounts in memory: these tests need no `quartet_admin_users` table.
+final class MemoryAdminAccountStore: AdminAccountStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var hashes: [String: String] = [:]
+
+    func passwordHash(name: String) throws -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return hashes[name]
+    }
+
+    func setPasswordHash(name: String, hash: String, createdAt: Int64) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        hashes[name] = hash
+    }
+}
 
 /// A parsed response.
 struct InProcessResponse: @unchecked Sendable {
