@@ -38,9 +38,20 @@ final class HTTPTestClient: @unchecked Sendable {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, host: String = "127.0.0.1", timeout: TimeInterval = 10) throws {
+    /// Connects to `host:port`. `source` binds the client's end to that IPv4 address first (on Linux every
+    /// address of 127.0.0.0/8 is loopback, so `127.0.0.2` is a second client address for the server).
+    init(port: Int, host: String = "127.0.0.1", timeout: TimeInterval = 10, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HTTPTestClientError.connectFailed(errno) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { let e = errno; Glibc.close(fd); throw HTTPTestClientError.connectFailed(e) }
+        }
         var tv = timeval(tv_sec: Int(timeout), tv_usec: __suseconds_t((timeout - floor(timeout)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))

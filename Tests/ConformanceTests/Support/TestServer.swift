@@ -102,23 +102,23 @@ final class TestServer: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    /// A new client connection to this server.
-    func connect(timeout: TimeInterval = 10) throws -> HTTPTestClient {
-        try HTTPTestClient(port: port, timeout: timeout)
+    /// A new client connection to this server, from the loopback address `source` when given.
+    func connect(timeout: TimeInterval = 10, source: String? = nil) throws -> HTTPTestClient {
+        try HTTPTestClient(port: port, timeout: timeout, source: source)
     }
 
-    /// One request on a fresh connection (closed afterwards).
+    /// One request on a fresh connection (closed afterwards), from the loopback address `source` when given.
     func request(_ method: String, _ target: String, headers: [(String, String)] = [],
-                 body: [UInt8] = [], timeout: TimeInterval = 10) throws -> TestResponse {
-        let client = try connect(timeout: timeout)
+                 body: [UInt8] = [], timeout: TimeInterval = 10, source: String? = nil) throws -> TestResponse {
+        let client = try connect(timeout: timeout, source: source)
         defer { client.close() }
         return try client.request(method, target, headers: headers, body: body)
     }
 
     /// Convenience for a UTF-8 string body.
     func request(_ method: String, _ target: String, headers: [(String, String)] = [],
-                 body: String, timeout: TimeInterval = 10) throws -> TestResponse {
-        try request(method, target, headers: headers, body: Array(body.utf8), timeout: timeout)
+                 body: String, timeout: TimeInterval = 10, source: String? = nil) throws -> TestResponse {
+        try request(method, target, headers: headers, body: Array(body.utf8), timeout: timeout, source: source)
     }
 }
 
