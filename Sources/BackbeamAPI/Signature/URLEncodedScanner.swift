@@ -1,0 +1,103 @@
+/// One decoded name/value pair before the lists of a request are assembled.
+struct RawParameter {
+    /// The base name (brackets of a list form removed).
+    var name: String
+    /// How the name denoted its list element.
+    var form: ParameterName.Form
+    /// The decoded value.
+    var value: String
+    /// Query string or body.
+    var source: ParameterSource
+}
+
+/// Splits and decodes `application/x-www-form-urlencoded` text (query strings and bodies alike, §2.2).
+///
+/// Split on `&`, then on the first `=`; percent-decode names and values and read `+` as a space. Android
+/// (android-async-http) writes spaces as `+` in query strings too, which is why the form rule applies to
+/// both sources (Foundation's `URLComponents.queryItems` would leave `+` alone and break its signatures).
+/// A pair without `=` has an empty value; empty pairs (`&&`) are skipped.
+enum URLEncodedScanner {
+    /// Decodes every pair of `bytes` into `out`, counting each against `limits.maxParameters` through
+    /// `count` (shared with the other source of the request).
+    static func scan(_ bytes: [UInt8], source: ParameterSource, limits: ParameterLimits,
+                     count: inout Int, into out: inout [RawParameter]) throws(ParameterError) {
+        var start = 0
+        let end = bytes.count
+        while start < end {
+            var ampersand = start
+            while ampersand < end, bytes[ampersand] != UInt8(ascii: "&") { ampersand += 1 }
+            if ampersand > start {
+                count += 1
+                guard count <= limits.maxParameters else { throw .tooManyParameters(limit: limits.maxParameters) }
+                var equals = start
+                while equals < ampersand, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                let name = try decode(bytes, start, equals, source: source, pairStart: start,
+                                      limit: limits.maxNameBytes) { .nameTooLong(limit: $0) }
+                let (base, form) = ParameterName.split(name)
+                var value = ""
+                if equals < ampersand {
+                    value = try decode(bytes, equals + 1, ampersand, source: source, pairStart: start,
+                                       limit: limits.maxValueBytes) { .valueTooLong(name: base, limit: $0) }
+                }
+                out.append(RawParameter(name: base, form: form, value: value, source: source))
+            }
+            start = ampersand + 1
+        }
+    }
+
+    /// Percent-decodes `bytes[start..<end]` (with `+` as space) into a String of at most `limit` bytes.
+    /// The raw length is checked first so that an oversized field is refused before it is copied: every
+    /// decoded byte comes from at most three raw ones.
+    static func decode(_ bytes: [UInt8], _ start: Int, _ end: Int, source: ParameterSource, pairStart: Int,
+                       limit: Int, tooLong: (Int) -> ParameterError) throws(ParameterError) -> String {
+        let rawCount = end - start
+        if rawCount / 3 > limit { throw tooLong(limit) }
+        var needsWork = false
+        var ascii = true
+        for i in start..<end {
+            let b = bytes[i]
+            if b == UInt8(ascii: "%") || b == UInt8(ascii: "+") { needsWork = true }
+            if b >= 0x80 { ascii = false }
+        }
+        if !needsWork {
+            // The common case (names, keys, nonces, numbers): no copy beyond the String itself.
+            guard rawCount <= limit else { throw tooLong(limit) }
+            if ascii { return String(decoding: bytes[start..<end], as: UTF8.self) }
+            guard let text = String(validating: bytes[start..<end], as: UTF8.self) else {
+                throw .invalidUTF8(source: source, offset: pairStart)
+            }
+            return text
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(rawCount)
+        var i = start
+        while i < end {
+            let b = bytes[i]
+            if b == UInt8(ascii: "%") {
+                guard i + 2 < end, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) else {
+                    throw .malformedPercentEscape(source: source, offset: i)
+                }
+                out.append(high << 4 | low)
+                i += 3
+            } else {
+                out.append(b == UInt8(ascii: "+") ? 0x20 : b)
+                i += 1
+            }
+        }
+        guard out.count <= limit else { throw tooLong(limit) }
+        guard let text = String(validating: out, as: UTF8.self) else {
+            throw .invalidUTF8(source: source, offset: pairStart)
+        }
+        return text
+    }
+
+    /// The value of one hexadecimal digit, either case.
+    static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}
