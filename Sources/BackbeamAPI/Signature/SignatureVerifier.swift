@@ -1,0 +1,105 @@
+import Core
+
+/// The signature checks of §3.4, steps 1-8, as a pure function of the request and a clock reading.
+///
+/// Steps 9 (`auth` against the store) and 10 (Android token headers) need storage and run after this.
+public struct SignatureVerifier: Sendable {
+    /// Window, nonce lengths and time format.
+    public var policy: SignaturePolicy
+
+    /// A verifier with the given policy (the §3.4 defaults unless told).
+    public init(policy: SignaturePolicy = SignaturePolicy()) {
+        self.policy = policy
+    }
+
+    /// Runs steps 1-8 in order and answers the first failure, or the verified request.
+    ///
+    /// - Parameters:
+    ///   - parameters: the decoded, merged parameters (`ParameterDecoder` has refused repeated scalars).
+    ///   - method: the effective method (`DELETE` for Android's tunnelled GET).
+    ///   - rawPath: the path exactly as received, after removal of a `/backbeam/<project>/<env>` prefix,
+    ///     without the query string.
+    ///   - now: the server clock in milliseconds since the epoch.
+    ///   - secretForKey: the secret of a shared key of this project and environment, nil for any other
+    ///     key (a `dev` key on `pro` included).
+    ///   - nonces: the replay cache of this project and environment.
+    ///
+    /// A failure in steps 1-7 records nothing, so its nonce stays usable; the nonce is recorded only once
+    /// everything else has passed.
+    public func verify(parameters: BackbeamParameters, method: String, rawPath: String, now: Int64,
+                       secretForKey: (String) -> String?, nonces: NonceReplayCache) throws(SignatureError) -> VerifiedSignature {
+        guard let key = parameters.nonEmptyValue("key") else { throw .missingApiKey }
+        guard let nonce = parameters.nonEmptyValue("nonce") else { throw .missingNonce }
+        guard policy.nonceLengths.contains(nonce.utf16.count) else { throw .invalidNonceLength }
+        guard let signature = parameters.nonEmptyValue("signature") else { throw .missingSignature }
+        guard let timeText = parameters.nonEmptyValue("time"), let time = parseTime(timeText) else { throw .missingTime }
+        // |now - time| on the magnitude of a checked difference: no overflow, and no trap on Int64.min.
+        let (difference, overflow) = now.subtractingReportingOverflow(time)
+        guard !overflow, difference.magnitude <= UInt64(policy.windowMilliseconds) else { throw .expiredTime }
+        guard let secret = secretForKey(key) else { throw .invalidApiKey }
+
+        let given = Array(signature.utf8)
+        let rawCanonical = CanonicalString.bytes(parameters: parameters, method: method, path: rawPath)
+        var form = VerifiedSignature.PathForm.raw
+        if !matches(given, secret: secret, canonical: rawCanonical) {
+            // Path decision of §3.3: clients sign the path as they wrote it, but some HTTP stacks escape it
+            // on the way (`/data/pl%61ce`), so a path with `%` gets one retry in decoded form. Both tries
+            // need the secret, so the retry opens nothing to a caller without it.
+            guard rawPath.utf8.contains(UInt8(ascii: "%")), let decoded = Self.decodePath(rawPath),
+                  matches(given, secret: secret,
+                          canonical: CanonicalString.bytes(parameters: parameters, method: method, path: decoded)) else {
+                throw .invalidSignature
+            }
+            form = .decoded
+        }
+
+        // The entry lives until the request's time leaves the window: after that step 5 refuses the
+        // request anyway, so remembering the nonce longer would buy nothing.
+        let (expiresAt, expiryOverflow) = time.addingReportingOverflow(policy.windowMilliseconds)
+        switch nonces.record(nonce: nonce, expiresAt: expiryOverflow ? Int64.max : expiresAt, now: now) {
+        case .accepted: break
+        case .replayed: throw .replayedNonce
+        case .full: throw .replayCacheFull
+        }
+        return VerifiedSignature(key: key, nonce: nonce, time: time, auth: parameters.nonEmptyValue("auth"),
+                                 pathForm: form)
+    }
+
+    /// Constant-time comparison of the Base64 texts: timing reveals nothing about how much of a forged
+    /// signature was right.
+    private func matches(_ given: [UInt8], secret: String, canonical: [UInt8]) -> Bool {
+        let expected = Array(CanonicalString.signature(secret: secret, canonical: canonical).utf8)
+        return Crypto.constantTimeEquals(given, expected)
+    }
+
+    /// `time` as an integer: an optional `-` and 1 to `maxTimeDigits` ASCII digits, nothing else.
+    func parseTime(_ text: String) -> Int64? {
+        var digits = Substring(text).utf8
+        if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= min(policy.maxTimeDigits, 18),
+              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        // At most 18 digits, so this cannot leave Int64.
+        return Int64(text)
+    }
+
+    /// The percent-decoded path (no `+` rule: `+` is literal in paths); nil for a malformed escape or
+    /// bytes that are not UTF-8, in which case there is nothing to retry with.
+    static func decodePath(_ path: String) -> String? {
+        let bytes = Array(path.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%") {
+                guard i + 2 < bytes.count, let high = URLEncodedScanner.hexValue(bytes[i + 1]),
+                      let low = URLEncodedScanner.hexValue(bytes[i + 2]) else { return nil }
+                out.append(high << 4 | low)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+}
