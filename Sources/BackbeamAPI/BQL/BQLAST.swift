@@ -82,16 +82,27 @@ public enum BQLOperand: Sendable, Equatable {
 
 /// The operators of §6.2.
 public enum BQLOperator: String, Sendable, Equatable, CaseIterable {
+    /// Equality (`=`); on a to-one reference the same as `is`.
     case equal = "="
+    /// `<`.
     case less = "<"
+    /// `<=`.
     case lessOrEqual = "<="
+    /// `>`.
     case greater = ">"
+    /// `>=`.
     case greaterOrEqual = ">="
+    /// Full-text search on text fields.
     case like = "like"
+    /// A to-one reference points to the object.
     case `is` = "is"
+    /// A to-one reference does not point to the object (or is empty).
     case isNot = "is not"
+    /// Membership: a collection, or `this in ?.<relationship>`.
     case `in` = "in"
+    /// Negated membership.
     case notIn = "not in"
+    /// A to-many relationship contains the object.
     case has = "has"
 
     /// True for `<`, `<=`, `>`, `>=`.

@@ -4,10 +4,15 @@ public struct BQLCollection: Sendable, Equatable {
     public struct Identity: Sendable, Equatable {
         /// The identity kinds, by their prefix.
         public enum Kind: String, Sendable, Equatable, CaseIterable {
+            /// `tw:` + Twitter user id.
             case twitter = "tw"
+            /// `fb:` + Facebook user id.
             case facebook = "fb"
+            /// `gp:` + Google+ user id.
             case googlePlus = "gp"
+            /// `ln:` + LinkedIn member id.
             case linkedIn = "ln"
+            /// `gh:` + GitHub user id.
             case gitHub = "gh"
             /// The login email; matched case-insensitively by the store.
             case email = "email"

@@ -1,14 +1,24 @@
 /// The field types of §4.2, named by the suffix they carry on the wire (`name#t`, `price#n`).
 public enum FieldType: String, Sendable, Equatable, CaseIterable {
+    /// Single-line text.
     case text = "t"
+    /// Multi-line text.
     case textarea = "ta"
+    /// HTML text, stored verbatim.
     case richText = "rt"
+    /// One option of a list (checked only with a schema).
     case select = "s"
+    /// A number, answered as a JSON number.
     case number = "n"
+    /// A date as milliseconds since the epoch.
     case date = "d"
+    /// A boolean, answered as JSON `true`/`false`.
     case boolean = "b"
+    /// A calendar day, `YYYY-MM-DD`.
     case day = "c"
+    /// JSON text, answered embedded.
     case json = "j"
+    /// Coordinates and/or an address.
     case location = "l"
     /// A to-one or to-many relationship (the wire suffix does not tell them apart; the catalogue does).
     case reference = "r"
