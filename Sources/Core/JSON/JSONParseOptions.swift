@@ -19,14 +19,21 @@ public struct JSONParseOptions: Sendable {
     /// When true, one leading UTF-8 byte order mark (EF BB BF) is skipped instead of refused. RFC 8259
     /// forbids sending one but lets a parser ignore it; some APIs promise to.
     public var allowsByteOrderMark = false
+    /// When true, a decimal literal (one with a fraction or an exponent) whose nearest binary64 value is
+    /// infinite, such as `1e400`, is refused as a syntax error. Numbers are kept as text either way; APIs
+    /// that give decimal literals a binary64 meaning (Couch hashes them into revision ids) cannot give one
+    /// to these. Integer literals are never affected: they have an exact meaning at any size. Off by
+    /// default, as the other APIs echo such literals unchanged.
+    public var rejectsDecimalOverflow = false
 
     /// Options with the given limits; the defaults suit request bodies.
     public init(maxDepth: Int = 64, maxBytes: Int = 16 << 20, duplicateKeys: DuplicateKeyPolicy = .reject,
-                allowsByteOrderMark: Bool = false) {
+                allowsByteOrderMark: Bool = false, rejectsDecimalOverflow: Bool = false) {
         self.maxDepth = maxDepth
         self.maxBytes = maxBytes
         self.duplicateKeys = duplicateKeys
         self.allowsByteOrderMark = allowsByteOrderMark
+        self.rejectsDecimalOverflow = rejectsDecimalOverflow
     }
 }
 

@@ -3,7 +3,12 @@ extension JSONScanner {
     mutating func parseNumber() throws(JSONError) -> JSONNumber {
         let start = pos
         pos = try Self.scanNumber(buf, from: start)
-        return JSONNumber(validatedText: String(decoding: UnsafeBufferPointer(rebasing: buf[start..<pos]), as: UTF8.self))
+        let number = JSONNumber(validatedText: String(decoding: UnsafeBufferPointer(rebasing: buf[start..<pos]), as: UTF8.self))
+        // Only decimal literals can overflow: an integer literal denotes an exact integer of any size.
+        if options.rejectsDecimalOverflow, !number.isInteger, number.doubleValue.isInfinite {
+            throw .syntax(offset: start, message: "number out of range")
+        }
+        return number
     }
 
     /// End index of the number starting at `start`, or nil when the bytes there are not a number.
