@@ -51,3 +51,28 @@ final class CryptoTests: XCTestCase {
         XCTAssertFalse(Crypto.constantTimeEquals([], [0]))
     }
 }
+
+/// MD5 answers of RFC 1321's test suite (the fetched-algorithm path used by Couch revision ids).
+final class MD5Tests: XCTestCase {
+    func testRFC1321Suite() {
+        let cases: [(String, String)] = [
+            ("", "d41d8cd98f00b204e9800998ecf8427e"),
+            ("a", "0cc175b9c0f1b6a831c399e269772661"),
+            ("message digest", "f96b697d7cb7938d525a2f31aaf161d0"),
+            ("abcdefghijklmnopqrstuvwxyz", "c3fcd3d76192e4007dfb496cca67e13b"),
+            ("12345678901234567890123456789012345678901234567890123456789012345678901234567890",
+             "57edf4a22be3c955ac49da2e2107b67a"),
+        ]
+        for (input, digest) in cases {
+            XCTAssertEqual(Hex.encode(Crypto.md5(Array(input.utf8))), digest, input)
+        }
+    }
+
+    func testConcurrentCallsAgree() {
+        // The fetched EVP_MD is shared between threads; every thread gets the same digest.
+        let expected = Crypto.md5(Array("hello".utf8))
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            XCTAssertEqual(Crypto.md5(Array("hello".utf8)), expected)
+        }
+    }
+}

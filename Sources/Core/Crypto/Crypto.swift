@@ -22,8 +22,13 @@ public enum Crypto {
     /// SHA-1 of `data` (20 bytes). For protocols that require it (ETags, legacy signatures), not for secrets.
     public static func sha1(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_sha1(), length: 20) }
 
-    /// MD5 of `data` (16 bytes). For protocols that require it (Couch attachment digests), not for secrets.
-    public static func md5(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_md5(), length: 16) }
+    /// MD5 of `data` (16 bytes). For protocols that require it (Couch revision ids and attachment
+    /// digests), not for secrets.
+    public static func md5(_ data: [UInt8]) -> [UInt8] { digest(data, fetchedMD5 ?? EVP_md5(), length: 16) }
+
+    /// MD5 fetched once, for the reason given at `fetchedSHA256`: every interactive Couch write hashes
+    /// its revision term, so the per-call implicit fetch would be paid on the write path.
+    nonisolated(unsafe) private static let fetchedMD5: OpaquePointer? = EVP_MD_fetch(nil, "MD5", nil)
 
     /// HMAC-SHA256 of `data` under `key` (32 bytes).
     public static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8] { hmac(EVP_sha256(), key: key, data: data, length: 32) }
