@@ -44,6 +44,8 @@ let package = Package(
                 swiftSettings: strict),
         // Backbeam: for now only the storage- and HTTP-independent core (signature, BQL, wire forms).
         .target(name: "BackbeamAPI", dependencies: ["Core"], swiftSettings: strict),
+        // Couch's storage- and HTTP-independent core for now: revision ids, revision trees, validation.
+        .target(name: "CouchAPI", dependencies: ["Core"], swiftSettings: strict),
         .target(name: "App",
                 dependencies: ["Core", "HTTP", "Storage", "Auth", "ParseAPI", "DatastoreAPI",
                                .product(name: "Logging", package: "swift-log")],
@@ -61,6 +63,7 @@ let package = Package(
         .testTarget(name: "ParseAPITests", dependencies: ["ParseAPI", "Core"], swiftSettings: strict),
         .testTarget(name: "DatastoreAPITests", dependencies: ["DatastoreAPI", "Core", "Auth"], swiftSettings: strict),
         .testTarget(name: "BackbeamAPITests", dependencies: ["BackbeamAPI", "Core"], swiftSettings: strict),
+        .testTarget(name: "CouchAPITests", dependencies: ["CouchAPI", "Core"], swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Core"], swiftSettings: strict),
         // Black-box tests: they start the built `quartet` binary and talk to it over sockets.
         .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core"], swiftSettings: strict),
