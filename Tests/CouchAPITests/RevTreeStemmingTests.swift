@@ -74,6 +74,21 @@ final class RevTreeStemmingTests: XCTestCase {
         XCTAssertEqual(tree.winner?.rev, revs[4])
     }
 
+    func testLongReplicatedHistoryIsMergedWholeThenStemmed() throws {
+        // 100,000 revisions in one `_revisions` path, attached below an existing leaf: merged in one pass,
+        // then stemmed to the default limit.
+        let keys = (0..<100_000).map { RevKey.digest(0, UInt64(100_000 - $0)) }
+        var tree = RevTree()
+        tree.mergeReplicated(try RevPath(start: 1, keys: [keys[99_999]]), deleted: false, seq: 1)
+        XCTAssertEqual(tree.mergeReplicated(try RevPath(start: 100_000, keys: keys), deleted: false, seq: 2),
+                       .added(attachedTo: RevID(generation: 1, key: keys[99_999])))
+        XCTAssertEqual(tree.count, 100_000)
+        XCTAssertEqual(tree.stem(limit: RevTree.defaultRevsLimit).count, 99_000)
+        XCTAssertEqual(tree.count, 1_000)
+        XCTAssertEqual(tree.nodes.first?.rev.generation, 99_001)
+        XCTAssertEqual(tree.revisions(of: try XCTUnwrap(tree.winner?.rev))?.keys, Array(keys.prefix(1_000)))
+    }
+
     func testCompactionDropsBodiesOfNonLeavesOnly() throws {
         var tree = try T.tree([(2, ["b", "a"]), (3, ["c", "b"]), (2, ["x", "a"])])
         // 1-a body-less; 2-b stored then extended by 3-c; 2-x and 3-c leaves.

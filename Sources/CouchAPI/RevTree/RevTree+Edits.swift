@@ -52,7 +52,7 @@ extension RevTree {
             guard isEmpty else { throw .conflict }
             guard rev.generation == 1 else { throw .internalError }
         }
-        insert(rev, parentIndex: parentIndex, deleted: deleted, hasBody: true, seq: seq)
+        insertChain([rev], below: parentIndex, deleted: deleted, seq: seq)
     }
 
     /// The whole interactive edit for a revision whose attachments do not depend on its parent (no stubs):
@@ -100,13 +100,9 @@ extension RevTree {
             }
         }
         let attachedTo = parentIndex >= 0 ? nodes[parentIndex].rev : nil
-        // Oldest first, so each new node's parent is already placed (and keeps its position: parents sort
-        // before children).
-        for i in stride(from: attach - 1, through: 0, by: -1) {
-            let newest = i == 0
-            parentIndex = insert(path.revision(at: i), parentIndex: parentIndex,
-                                 deleted: newest && deleted, hasBody: newest, seq: seq)
-        }
+        // The revisions newer than the attachment point, oldest first.
+        let chain = stride(from: attach - 1, through: 0, by: -1).map(path.revision(at:))
+        insertChain(chain, below: parentIndex, deleted: deleted, seq: seq)
         return .added(attachedTo: attachedTo)
     }
 }

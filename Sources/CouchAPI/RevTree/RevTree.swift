@@ -69,17 +69,6 @@ public struct RevTree: Sendable, Hashable {
         return low < nodes.count && nodes[low].rev == rev ? low : nil
     }
 
-    /// Position at which `rev` would be inserted to keep the order.
-    private func insertionIndex(of rev: RevID) -> Int {
-        var low = 0
-        var high = nodes.count
-        while low < high {
-            let mid = low + (high - low) / 2
-            if nodes[mid].rev < rev { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
-
     /// Positions of the nodes without children, ascending.
     func leafIndices() -> [Int] {
         var hasChild = [Bool](repeating: false, count: nodes.count)
@@ -87,16 +76,39 @@ public struct RevTree: Sendable, Hashable {
         return nodes.indices.filter { !hasChild[$0] }
     }
 
-    /// Inserts a node absent from the tree under the node at `parentIndex` (−1: as a root), keeping the
-    /// order, and returns its position. Positions at or after the insertion point move up by one.
-    @discardableResult
-    mutating func insert(_ rev: RevID, parentIndex: Int, deleted: Bool, hasBody: Bool, seq: Int64) -> Int {
-        let position = insertionIndex(of: rev)
-        for i in nodes.indices where nodes[i].parentIndex >= position { nodes[i].parentIndex += 1 }
-        // The parent has a lower generation, so it sorts before the new node and keeps its position.
-        nodes.insert(RevNode(rev: rev, deleted: deleted, hasBody: hasBody, seq: seq, parentIndex: parentIndex),
-                     at: position)
-        return position
+    /// Inserts a chain of revisions absent from the tree, oldest first, each the parent of the next, the
+    /// first one below the node at `attachIndex` (−1: as a new root). Only the last one gets a body.
+    ///
+    /// One merge pass over the two sorted lists, whatever the chain's length: a replicated `_revisions`
+    /// path may hold thousands of revisions, and inserting them one at a time (each shifting the array and
+    /// renumbering parents) would be quadratic.
+    mutating func insertChain(_ chain: [RevID], below attachIndex: Int, deleted: Bool, seq: Int64) {
+        guard !chain.isEmpty else { return }
+        var merged: [RevNode] = []
+        merged.reserveCapacity(nodes.count + chain.count)
+        var oldPosition = [Int](repeating: -1, count: nodes.count)
+        var chainPosition = [Int](repeating: -1, count: chain.count)
+        var i = 0
+        var j = 0
+        while i < nodes.count || j < chain.count {
+            // The chain ascends by generation, so both lists are sorted and this is an ordinary merge.
+            if j == chain.count || (i < nodes.count && nodes[i].rev < chain[j]) {
+                oldPosition[i] = merged.count
+                merged.append(nodes[i])
+                i += 1
+            } else {
+                let last = j == chain.count - 1
+                chainPosition[j] = merged.count
+                merged.append(RevNode(rev: chain[j], deleted: last && deleted, hasBody: last, seq: seq, parentIndex: -1))
+                j += 1
+            }
+        }
+        for k in nodes.indices where nodes[k].parentIndex >= 0 {
+            merged[oldPosition[k]].parentIndex = oldPosition[nodes[k].parentIndex]
+        }
+        merged[chainPosition[0]].parentIndex = attachIndex >= 0 ? oldPosition[attachIndex] : -1
+        for k in chain.indices.dropFirst() { merged[chainPosition[k]].parentIndex = chainPosition[k - 1] }
+        nodes = merged
     }
 
     /// Marks the node at `index` as having no stored body (compaction, stemming of bodies).
