@@ -97,3 +97,25 @@ final class ValidationTests: XCTestCase {
         }
     }
 }
+
+/// `md5-…` digests (§4.7) and their use in revision ids.
+final class AttachmentDigestTests: XCTestCase {
+    func testDigestForms() {
+        let md5 = Crypto.md5(Array("hello".utf8))
+        XCTAssertEqual(AttachmentDigest.string(md5: md5), "md5-XUFAKrxLKna5cZ2REBfFkg==")
+        XCTAssertEqual(AttachmentDigest.md5(from: "md5-XUFAKrxLKna5cZ2REBfFkg=="), md5)
+        XCTAssertNil(AttachmentDigest.md5(from: "sha1-qvTGHdzF6KLavt4PO0gs2a6pQ00="))
+        XCTAssertNil(AttachmentDigest.md5(from: "md5-aGVsbG8="))        // 5 bytes, not 16
+        XCTAssertNil(AttachmentDigest.md5(from: "md5-!!"))
+        XCTAssertNil(AttachmentDigest.md5(from: "XUFAKrxLKna5cZ2REBfFkg=="))
+    }
+
+    func testStoredDigestGivesTheSameRevisionAsRawBytes() throws {
+        // D13 again, this time from a stored attachment's digest text, as a stub-carrying edit would.
+        let attachment = try XCTUnwrap(RevisionHashAttachment(name: "a.bin", contentType: "application/octet-stream",
+                                                              digest: "md5-XUFAKrxLKna5cZ2REBfFkg=="))
+        XCTAssertEqual(try RevisionHash.newRevID(parent: nil, deleted: false, body: [:], attachments: [attachment]).description,
+                       "1-8c161e6ebc477eb9060fcacc36b6c836")
+        XCTAssertNil(RevisionHashAttachment(name: "a", contentType: "t", digest: "sha1-x"))
+    }
+}
