@@ -16,7 +16,8 @@ public final class ParkedResponse: Sendable {
     /// How long the request may stay parked.
     public let timeout: Duration
     /// Whether a server shutdown waits for the real answer (within its grace period) instead of answering
-    /// with `onTimeout()` at once.
+    /// with `onTimeout()` at once. Such a reply also outlives the end of the client's input (a client that
+    /// half-closed still reads its answer), where a long poll takes that end as the client's departure.
     public let awaitsCompletionOnShutdown: Bool
     private let onTimeout: @Sendable () -> HTTPResponse
     private let state = Locked(State())

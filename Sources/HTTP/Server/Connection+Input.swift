@@ -50,21 +50,26 @@ extension Connection {
         }
     }
 
-    /// The client closed its sending side.
+    /// The client closed its sending side. It may only have half-closed (`shutdown(SHUT_WR)`) and still be
+    /// reading, so every request it sent completely is answered, pipelined ones included, before the
+    /// connection closes (`processInput` closes once no complete request is left); an incomplete one is
+    /// never handled.
     private func peerDidClose() {
         switch phase {
-        case .readingHead, .readingBody, .lingering, .parked:
-            // No complete request can follow; a parked request's client is gone (the reason long polls
-            // watch for it).
+        case .readingHead, .readingBody, .lingering:
+            // The request being read can no longer be completed.
+            close()
+        case .parked where current?.parked?.awaitsCompletionOnShutdown != true:
+            // A long poll cannot tell a half-close from a client that left, and must notice the latter.
             close()
         case .writing where stream != nil && !streamEnded:
             // A feed has no natural end; its reader left, so stop producing.
             close()
-        case .handling, .writing:
-            // Answer what was asked, then close.
-            keepAlive = false
-            if phase == .handling { needsReplySoon.store(true, ordering: .sequentiallyConsistent) }
-        case .closed:
+        case .handling:
+            // The reply must be handled promptly: the loop decides then whether anything follows.
+            needsReplySoon.store(true, ordering: .sequentiallyConsistent)
+        case .parked, .writing, .closed:
+            // A parked write's outcome and a response being sent still reach a half-closed client.
             break
         }
     }
@@ -114,9 +119,8 @@ extension Connection {
             if consumed == 0 && !produced { break }
         }
         compactInput()
-        if phase == .readingHead && input.count == inputStart {
-            if peerClosed { close() }
-        }
+        // After the client's end of input, a request still being read can never be completed.
+        if peerClosed && (phase == .readingHead || phase == .readingBody) { close() }
     }
 
     private func parseBuffered() -> Result<Int, HTTPError> {

@@ -216,7 +216,8 @@ extension Connection {
             if corsApplied { current?.corsDone = true }
             startResponse(response, closing: closing)
         case .parked(let parked):
-            if peerClosed {
+            // A long poll whose client stopped sending ends; a write still owes the client its outcome.
+            if peerClosed && !parked.awaitsCompletionOnShutdown {
                 context.workers.submit { parked.clientGone() }
                 close()
                 return

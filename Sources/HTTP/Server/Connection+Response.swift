@@ -15,7 +15,7 @@ extension Connection {
             inputUnread = true
             keepAlive = false
         }
-        if loop.draining || peerClosed { keepAlive = false }
+        if loop.draining { keepAlive = false }
         if ResponseHeadWriter.asksToClose(response.headers) { keepAlive = false }
         // Open a file body before writing the head, so a vanished file is a clean error, not a short body.
         var body = response.body
@@ -83,8 +83,9 @@ extension Connection {
     }
 
     /// The connection ends after the current response whatever the response says: the server is draining,
-    /// the client hung up, or request bytes were left unread.
-    var mustCloseAfterResponse: Bool { loop.draining || peerClosed || inputUnread }
+    /// or request bytes were left unread. (A client that stopped sending still gets keep-alive answers to
+    /// the requests it pipelined; the connection closes once none is left.)
+    var mustCloseAfterResponse: Bool { loop.draining || inputUnread }
 
     /// Called on a worker: one non-blocking send of a serialized response. Returns how many bytes left
     /// (0 when the socket is full or failed: the loop then sends the rest or notices the error), or nil when
@@ -105,9 +106,9 @@ extension Connection {
 
     /// A worker sent the response (or most of it) itself: queue the rest and carry on as after any response.
     func finishWritten(status: Int, bodyBytes: Int, leftover: [UInt8]) {
-        // The response announced keep-alive; closing now (shutdown, client gone) is still allowed after a
-        // complete response.
-        keepAlive = !(loop.draining || peerClosed)
+        // The response announced keep-alive; closing now (shutdown) is still allowed after a complete
+        // response.
+        keepAlive = !loop.draining
         if !leftover.isEmpty { appendOutput(leftover) }
         beginWriting(status: status, bodyBytes: bodyBytes)
     }
