@@ -87,6 +87,8 @@ public final class Daemon: @unchecked Sendable {
         c.workerThreads = config.workerThreads
         c.maxConnections = config.maxConnections
         c.headerReadTimeout = .seconds(config.headerReadTimeoutSeconds)
+        c.bodyReadTimeout = .seconds(config.bodyReadTimeoutSeconds)
+        c.minBodyBytesPerSecond = config.minBodyBytesPerSecond
         c.idleTimeout = .seconds(config.idleTimeoutSeconds)
         c.shutdownGrace = .seconds(config.shutdownGraceSeconds)
         c.accessLog = config.accessLog

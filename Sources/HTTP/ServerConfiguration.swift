@@ -14,6 +14,13 @@ public struct ServerConfiguration: Sendable {
     public var limits = Limits()
     /// Time a client has to send a complete request head once it started one (slowloris guard).
     public var headerReadTimeout: Duration = .seconds(10)
+    /// Slack of a request body: the time it gets once the head has arrived, and the longest it may fall
+    /// behind `minBodyBytesPerSecond` (see `BodyDeadline`). A body that runs out gets 408 and the connection
+    /// closes.
+    public var bodyReadTimeout: Duration = .seconds(30)
+    /// The rate a request body must keep up after its first `bodyReadTimeout`; 0 makes `bodyReadTimeout` a
+    /// deadline for the whole body.
+    public var minBodyBytesPerSecond = 1024
     /// Time an idle keep-alive connection is kept open.
     public var idleTimeout: Duration = .seconds(60)
     /// Connections beyond this are accepted and closed at once.

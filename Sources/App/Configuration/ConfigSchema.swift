@@ -19,6 +19,8 @@ public enum ConfigSchema {
         ConfigOption("server", "workerThreads", 64, .integer(1...4096), "Threads that run request handlers."),
         ConfigOption("server", "maxConnections", 20_000, .integer(positive), "Open connections beyond this are accepted and closed."),
         ConfigOption("server", "headerReadTimeoutSeconds", 10, .integer(seconds), "A request head must arrive within this time (slow clients are dropped)."),
+        ConfigOption("server", "bodyReadTimeoutSeconds", 30, .integer(seconds), "A request body gets this long to start and may fall this far behind minBodyBytesPerSecond (408 beyond)."),
+        ConfigOption("server", "minBodyBytesPerSecond", 1024, .integer(0...1_000_000_000), "The rate a request body must keep up after bodyReadTimeoutSeconds; 0: the whole body within bodyReadTimeoutSeconds."),
         ConfigOption("server", "idleTimeoutSeconds", 60, .integer(seconds), "Idle keep-alive connections are closed after this."),
         ConfigOption("server", "shutdownGraceSeconds", 10, .integer(0...3600), "On SIGTERM, in-flight requests get this long to finish."),
         ConfigOption("server", "maxRequestTargetBytes", 65_536, .integer(positive), "Longest request target (414 beyond)."),

@@ -46,6 +46,8 @@ public struct QuartetConfiguration: Sendable {
     public var workerThreads: Int { int("server", "workerThreads") }
     public var maxConnections: Int { int("server", "maxConnections") }
     public var headerReadTimeoutSeconds: Int { int("server", "headerReadTimeoutSeconds") }
+    public var bodyReadTimeoutSeconds: Int { int("server", "bodyReadTimeoutSeconds") }
+    public var minBodyBytesPerSecond: Int { int("server", "minBodyBytesPerSecond") }
     public var idleTimeoutSeconds: Int { int("server", "idleTimeoutSeconds") }
     public var shutdownGraceSeconds: Int { int("server", "shutdownGraceSeconds") }
     public var maxRequestTargetBytes: Int { int("server", "maxRequestTargetBytes") }

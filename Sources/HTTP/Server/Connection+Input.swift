@@ -20,7 +20,7 @@ extension Connection {
                 if phase == .lingering { continue }
                 input.append(contentsOf: UnsafeRawBufferPointer(rebasing: loop.readBuffer[0..<count]))
                 if phase == .handling { needsReplySoon.store(true, ordering: .sequentiallyConsistent) }
-                noteInputArrived()
+                noteInputArrived(count)
                 processInput()
                 // A short plain read drained the socket: the next arrival raises a new edge, so the usual
                 // extra read that would only return EAGAIN is skipped (not after a hang-up, whose EOF must
@@ -39,14 +39,14 @@ extension Connection {
         }
     }
 
-    /// Bytes arrived: a keep-alive connection starts its header-read clock, a body upload refreshes its
-    /// progress deadline.
-    private func noteInputArrived() {
+    /// Bytes arrived: a keep-alive connection starts its header-read clock, a body upload earns time at the
+    /// minimum body rate (see `BodyDeadline`).
+    private func noteInputArrived(_ count: Int) {
         if phase == .readingHead && awaitingFirstByte {
             awaitingFirstByte = false
             deadline = loop.now &+ context.headerTimeoutNanos
         } else if phase == .readingBody {
-            deadline = loop.now &+ context.idleTimeoutNanos
+            deadline = context.bodyDeadline.extended(deadline, bytes: count, now: loop.now)
         }
     }
 

@@ -8,7 +8,7 @@ extension Connection {
         phase = .readingBody
         awaitingFirstByte = false
         let now = Sys.monotonicNanos()
-        deadline = now &+ context.idleTimeoutNanos
+        deadline = context.bodyDeadline.start(now: now)
         keepAlive = head.keepAlive
         let configuration = context.configuration
         let rawPath = Connection.rawPath(of: head.target)

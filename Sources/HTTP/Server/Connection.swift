@@ -108,11 +108,21 @@ final class Connection: @unchecked Sendable {
     func checkDeadline(now: UInt64) {
         guard deadline != 0, now >= deadline else { return }
         switch phase {
-        case .readingHead, .readingBody, .writing, .lingering:
+        case .readingBody:
+            bodyTimedOut()
+        case .readingHead, .writing, .lingering:
             close()
         case .handling, .parked, .closed:
             deadline = 0
         }
+    }
+
+    /// The body fell behind the minimum rate (`BodyDeadline`): 408 in the API's error format, then close,
+    /// since the rest of the body will not be read.
+    private func bodyTimedOut() {
+        let response = ErrorRendering.render(HTTPError.requestTimeout, request: current?.request,
+                                             renderer: current?.group?.errorRenderer)
+        startResponse(response, closing: true)
     }
 
     /// Closes the socket and releases what the connection holds: parked requests and streams hear that

@@ -17,6 +17,7 @@ final class ServerContext: Sendable {
     let shuttingDown = Atomic<Bool>(false)
     let headerTimeoutNanos: UInt64
     let idleTimeoutNanos: UInt64
+    let bodyDeadline: BodyDeadline
     let serverHeaderLine: [UInt8]
     /// `configuration.accessLog`, read once per request without copying the configuration.
     let accessLog: Bool
@@ -33,6 +34,8 @@ final class ServerContext: Sendable {
         self.tls = tls
         headerTimeoutNanos = Sys.nanos(configuration.headerReadTimeout)
         idleTimeoutNanos = Sys.nanos(configuration.idleTimeout)
+        bodyDeadline = BodyDeadline(slackNanos: Sys.nanos(configuration.bodyReadTimeout),
+                                    minBytesPerSecond: configuration.minBodyBytesPerSecond)
         accessLog = configuration.accessLog
         // The header value comes from configuration, not from a request; CR/LF are still stripped so a
         // bad setting cannot split the response.
