@@ -108,6 +108,14 @@ public final class Database {
         sqlite3_close_v2(handle)
     }
 
+    /// Makes the statements running on this connection fail with `StorageError.interrupted` at their next
+    /// step (`sqlite3_interrupt`); a no-op when none runs. The one method that may be called from another
+    /// thread than the one using the connection, and only while the connection is open: the caller must
+    /// know it is not being closed meanwhile.
+    func interrupt() {
+        sqlite3_interrupt(handle)
+    }
+
     /// Runs one or more `;`-separated statements that take no arguments (schema, pragmas, migrations).
     public func execute(_ sql: String) throws {
         try checkOpen()

@@ -8,6 +8,9 @@ final class ReaderPool: @unchecked Sendable {
     /// Guards `idle` and `closed`; signalled when a connection comes back.
     private let condition = NSCondition()
     private var idle: [Database]
+    /// Every open connection, idle or borrowed, for `interruptAll`: one leaves this list (under the lock)
+    /// before it is closed, so an interrupt never reaches a closed connection.
+    private var open: [Database]
     private let total: Int
     private var closed = false
     private let options: StorageOptions
@@ -24,6 +27,7 @@ final class ReaderPool: @unchecked Sendable {
             connections.append(try Database(options: options, readOnly: true))
         }
         idle = connections
+        open = connections
         total = connections.count
         self.options = options
     }
@@ -46,11 +50,13 @@ final class ReaderPool: @unchecked Sendable {
     /// A connection of the current generation in place of `db` (the old one if reopening fails).
     private func renewed(_ db: Database) -> Database {
         guard let replacement = try? Database(options: options, readOnly: true) else { return db }
-        db.close()
         condition.lock()
         generations[ObjectIdentifier(db)] = nil
         generations[ObjectIdentifier(replacement)] = generation
+        open.removeAll { $0 === db }
+        open.append(replacement)
         condition.unlock()
+        db.close()
         return replacement
     }
 
@@ -103,7 +109,15 @@ final class ReaderPool: @unchecked Sendable {
         }
         let connections = idle
         idle.removeAll()
+        open.removeAll()
         condition.unlock()
         for db in connections { db.close() }
+    }
+
+    /// Interrupts the statements running on every connection of the pool (see `Database.interrupt`).
+    func interruptAll() {
+        condition.lock()
+        defer { condition.unlock() }
+        for db in open { db.interrupt() }
     }
 }

@@ -117,6 +117,17 @@ public final class Storage: Sendable {
         }
     }
 
+    /// Cancels the work running on the database now: every statement in progress on a read connection or
+    /// the writer fails with `StorageError.interrupted` at its next step (the writer's batch rolls back;
+    /// nothing of it was acknowledged). Statements started later run normally, so a shutdown that waits for
+    /// `close()` calls this repeatedly. Work between statements (Swift code holding a connection) is not
+    /// reached. Safe from any thread, also while `close()` waits.
+    public func interruptAll() {
+        readers.interruptAll()
+        lookups.interruptAll()
+        writer.interrupt()
+    }
+
     /// Drains the writer (every queued job commits or fails and is completed), closes the readers, then
     /// checkpoints the WAL and closes the write connection. Idempotent; later writes fail with `.closed`.
     /// Must not be called from inside a write job (ignored there) or while this thread holds a reader.

@@ -12,6 +12,9 @@ final class Writer: @unchecked Sendable {
     private var pending: [WriteJob] = []
     private var accepting = true
     private var thread: Thread?
+    /// Set when the writer thread has exited: the connection is then no longer interrupted, so the
+    /// checkpoint in `closeConnection` runs undisturbed.
+    private var finished = false
     /// Touched only by the writer thread while it runs, and by `closeConnection` after it has exited.
     let db: Database
     let maxBatchSize: Int
@@ -106,10 +109,22 @@ final class Writer: @unchecked Sendable {
         db.close()
     }
 
+    /// Interrupts the statement the writer runs now, if any: the job fails, and with it the batch, which
+    /// rolls back (nothing of it was acknowledged). Safe from any thread.
+    func interrupt() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard thread != nil, !finished else { return }
+        db.interrupt()
+    }
+
     private func runLoop() {
         while let batch = nextBatch() {
             runBatch(batch)
         }
+        condition.lock()
+        finished = true
+        condition.unlock()
         exited.signal()
     }
 
