@@ -120,14 +120,18 @@ public final class HTTPServer: Sendable {
 
     /// Graceful stop: stop accepting, let in-flight requests finish, answer parked requests with their
     /// timeout response, close idle connections; returns when all connections are closed or the grace
-    /// period has passed (then the rest are closed).
-    public func shutdown() {
+    /// period has passed (then the rest are closed: their clients get no answer, and handlers still running
+    /// for them finish unheard). Returns false when connections were cut off that way; true when every
+    /// connection closed within the grace, and from calls that have nothing to stop (the server never
+    /// started, or another call is stopping it).
+    @discardableResult
+    public func shutdown() -> Bool {
         let first = state.withLock { state -> Bool in
             if state.stopped || !state.started { return false }
             state.stopped = true
             return true
         }
-        guard first else { return }
+        guard first else { return true }
         beginDraining()
         let (loops, context) = state.withLock { ($0.loops, $0.context) }
         context?.shuttingDown.store(true, ordering: .relaxed)
@@ -136,8 +140,10 @@ public final class HTTPServer: Sendable {
         while let context, context.openConnections.load(ordering: .relaxed) > 0, Sys.monotonicNanos() < deadline {
             usleep(5_000)
         }
+        let drained = (context?.openConnections.load(ordering: .relaxed) ?? 0) == 0
         for loop in loops { loop.post(.stop) }
         for loop in loops { _ = loop.exited.wait(timeout: .now() + .seconds(2)) }
         context?.workers.stop()
+        return drained
     }
 }
