@@ -137,12 +137,18 @@ public final class Daemon: @unchecked Sendable {
         statisticsTimer = timer
     }
 
-    /// Graceful stop: `/health` turns 503, the server drains, storage closes.
-    public func stop() {
+    /// Graceful stop: `/health` turns 503, the server drains, storage closes; work still running when
+    /// `server.shutdownGraceSeconds` have passed is cancelled (see `ShutdownSequence`). Returns at most about
+    /// a second after the grace, with how it went.
+    @discardableResult
+    public func stop() -> StopOutcome {
         lifecycle.set(.draining)
         gcTimer?.cancel()
         statisticsTimer?.cancel()
-        server?.shutdown()
-        opened?.storage.close()
+        let server = self.server
+        let storage = opened?.storage
+        let sequence = ShutdownSequence(grace: .seconds(config.shutdownGraceSeconds), logger: logger)
+        return sequence.run(drain: { server?.shutdown() ?? true }, close: { storage?.close() },
+                            interrupt: { storage?.interruptAll() })
     }
 }

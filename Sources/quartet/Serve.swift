@@ -3,7 +3,8 @@ import Foundation
 import Logging
 import App
 
-/// `quartet serve`: runs the daemon until SIGTERM or SIGINT, then drains and exits 0.
+/// `quartet serve`: runs the daemon until SIGTERM or SIGINT, then drains and exits 0 (3 when requests
+/// outlasting `server.shutdownGraceSeconds` had to be cancelled).
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the server (default command).")
 
@@ -53,8 +54,11 @@ struct Serve: ParsableCommand {
             sources.append(source)
         }
         stopped.wait()
-        daemon.stop()
+        let outcome = daemon.stop()
         logger.notice("stopped")
         _ = sources
+        // A handler cancelled at the end of the grace may still be running on a worker: end the process
+        // at once rather than run exit handlers next to it.
+        if outcome != .clean { _exit(outcome.exitStatus) }
     }
 }

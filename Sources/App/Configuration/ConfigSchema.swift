@@ -22,7 +22,7 @@ public enum ConfigSchema {
         ConfigOption("server", "bodyReadTimeoutSeconds", 30, .integer(seconds), "A request body gets this long to start and may fall this far behind minBodyBytesPerSecond (408 beyond)."),
         ConfigOption("server", "minBodyBytesPerSecond", 1024, .integer(0...1_000_000_000), "The rate a request body must keep up after bodyReadTimeoutSeconds; 0: the whole body within bodyReadTimeoutSeconds."),
         ConfigOption("server", "idleTimeoutSeconds", 60, .integer(seconds), "Idle keep-alive connections are closed after this."),
-        ConfigOption("server", "shutdownGraceSeconds", 10, .integer(0...3600), "On SIGTERM, in-flight requests get this long to finish."),
+        ConfigOption("server", "shutdownGraceSeconds", 10, .integer(0...3600), "On SIGTERM, in-flight requests get this long to finish; then they are cancelled and the process exits."),
         ConfigOption("server", "maxRequestTargetBytes", 65_536, .integer(positive), "Longest request target (414 beyond)."),
         ConfigOption("server", "maxHeaderBytes", 65_536, .integer(positive), "Largest header section (431 beyond)."),
         ConfigOption("server", "maxHeaderCount", 100, .integer(positive), "Most header fields (431 beyond)."),
