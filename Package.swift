@@ -57,7 +57,7 @@ let package = Package(
                           swiftSettings: strict),
 
         .testTarget(name: "CoreTests", dependencies: ["Core"], swiftSettings: strict),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "Storage"], swiftSettings: strict),
         .testTarget(name: "ParseAPITests", dependencies: ["ParseAPI", "Core"], swiftSettings: strict),

@@ -17,19 +17,23 @@ enum ErrorRendering {
         }
     }
 
-    /// The plain rendering: HTTPError by its status, anything else as an opaque 500.
+    /// The plain rendering: HTTPError and RequestRefused by their status, anything else as an opaque 500.
     static func plain(_ error: any Error) -> HTTPResponse {
+        if let refused = error as? RequestRefused { return HTTPResponse.plainError(refused.status, refused.message) }
         guard let httpError = error as? HTTPError else {
             return HTTPResponse.plainError(.internalServerError, "internal server error")
         }
         return HTTPResponse.plainError(httpError.status, message(of: httpError))
     }
 
-    /// Renders with `renderer` when given, else plainly; a 405 always carries `Allow`.
+    /// Renders with `renderer` when given, else plainly; a 405 always carries `Allow`, and a refusal
+    /// with a retry time `Retry-After`.
     static func render(_ error: any Error, request: HTTPRequest?, renderer: ErrorRenderer?) -> HTTPResponse {
         var response = renderer.map { $0(error, request) } ?? plain(error)
         if case .methodNotAllowed(let allowed)? = error as? HTTPError, !response.headers.contains("Allow") {
             response.headers.add("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+        } else if let seconds = (error as? RequestRefused)?.retryAfterSeconds, !response.headers.contains("Retry-After") {
+            response.headers.add("Retry-After", String(seconds))
         }
         return response
     }

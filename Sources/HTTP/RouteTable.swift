@@ -73,6 +73,9 @@ final class CompiledGroup: Sendable {
     let limits: Limits?
     let cors: CORSPolicy?
     let errorRenderer: ErrorRenderer?
+    /// Runs before every handler of the group; `hasMiddleware` saves groups without any even the loop.
+    let middleware: [Middleware]
+    let hasMiddleware: Bool
     let root: RouteNode
     /// Routes made only of literal segments, by their path without the leading "/" (segments joined by
     /// "/"): the common case is then one dictionary lookup instead of a tree walk.
@@ -88,6 +91,8 @@ final class CompiledGroup: Sendable {
         limits = spec.limits
         cors = spec.cors
         errorRenderer = spec.errorRenderer
+        middleware = spec.middleware
+        hasMiddleware = !spec.middleware.isEmpty
         let root = RouteNode()
         var staticRoutes: [String: [CompiledRoute]] = [:]
         for route in spec.routes {

@@ -13,6 +13,7 @@ public final class Router: Sendable {
         var limits: Limits?
         var cors: CORSPolicy?
         var errorRenderer: ErrorRenderer?
+        var middleware: [Middleware] = []
         var routes: [RouteSpec] = []
     }
 
@@ -45,13 +46,14 @@ public final class Router: Sendable {
     /// "api-{env}-{project}.backbeam.io" whose `{captures}` go to `request.hostParameters`; host groups are
     /// tried before the others. `limits` may only lower the server's limits. `cors` answers preflights and
     /// decorates responses. `errorRenderer` renders thrown errors and early errors for targets under the
-    /// prefix (plain `{"error":"..."}` JSON when nil).
+    /// prefix (plain `{"error":"..."}` JSON when nil). `middleware` runs, in order, before every handler of
+    /// the group (see `Middleware`).
     public func group(_ prefix: String, host: String? = nil, limits: Limits? = nil, cors: CORSPolicy? = nil,
-                      errorRenderer: ErrorRenderer? = nil) -> RouteGroup {
+                      errorRenderer: ErrorRenderer? = nil, middleware: [Middleware] = []) -> RouteGroup {
         let normalized = Router.normalizePrefix(prefix)
         let index = state.withLock { state -> Int in
             state.groups.append(GroupSpec(prefix: normalized, host: host, limits: limits, cors: cors,
-                                          errorRenderer: errorRenderer))
+                                          errorRenderer: errorRenderer, middleware: middleware))
             state.compiled = nil
             return state.groups.count - 1
         }
@@ -91,8 +93,8 @@ public final class Router: Sendable {
     }
 }
 
-/// Routes mounted under one prefix (and optionally one host pattern), sharing limits, CORS and an error
-/// renderer.
+/// Routes mounted under one prefix (and optionally one host pattern), sharing limits, CORS, an error
+/// renderer and middleware.
 public final class RouteGroup: Sendable {
     private let router: Router
     private let index: Int

@@ -1,6 +1,7 @@
 import XCTest
 import Core
 @testable import ParseAPI
+import HTTP
 
 final class ConfigTests: XCTestCase {
     func testDefaults() throws {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ParseAPI
+import HTTP
 
 final class RateLimiterTests: XCTestCase {
     private func status(_ limiter: RateLimiter, _ path: String, caller: Caller = .publicCaller) -> Int {

@@ -39,7 +39,7 @@ struct RequestJob: Sendable {
         }
     }
 
-    /// Builds the request, runs the handler and applies the group's CORS policy.
+    /// Builds the request, runs the group's middleware and the handler, and applies the group's CORS policy.
     func produce() -> Produced {
         let renderer = match.group.errorRenderer
         var request: HTTPRequest
@@ -59,9 +59,13 @@ struct RequestJob: Sendable {
         request.hostParameters = match.hostParameters
         var response: HTTPResponse
         do {
-            switch try match.route.handler(request) {
-            case .parked(let parked): return .outcome(.parked(parked))
-            case .response(let produced): response = produced
+            if match.group.hasMiddleware, let answer = try Middleware.run(match.group.middleware, on: &request) {
+                response = answer
+            } else {
+                switch try match.route.handler(request) {
+                case .parked(let parked): return .outcome(.parked(parked))
+                case .response(let produced): response = produced
+                }
             }
         } catch {
             response = ErrorRendering.render(error, request: request, renderer: renderer)

@@ -125,12 +125,7 @@ extension ParseApp {
     /// The client address: the TCP peer, or the right-most untrusted `X-Forwarded-For` entry when the
     /// peer is a trusted proxy (spec §3.3).
     func clientAddress(_ req: HTTPRequest) -> String {
-        let peer = req.remoteAddress
-        guard !config.trustProxy.isEmpty, IPRange.any(config.trustProxy, contains: peer),
-              let xff = req.headers["X-Forwarded-For"] else { return peer }
-        let hops = xff.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        for hop in hops.reversed() where !IPRange.any(config.trustProxy, contains: hop) { return hop }
-        return peer
+        addresses.clientAddress(of: req)
     }
 }
 

@@ -19,6 +19,8 @@ final class ParseApp: Sendable {
     let writer: ResponseWriter
     let routes: RouteTable
     let limiter: RateLimiter
+    /// Client addresses behind `parse.trustProxy` (spec §3.3).
+    let addresses: ClientAddressResolver
     /// The daemon's view of readiness, if it gave one (see `ParseService.setHealthProvider`).
     let health = Mutex<(@Sendable () -> ParseHealthState)?>(nil)
     /// Request counters by "method pattern status", cached: a registry lookup builds label text under a
@@ -40,6 +42,7 @@ final class ParseApp: Sendable {
         ParseRoutes.registerAll(&table)
         self.routes = table
         self.limiter = RateLimiter(rules: config.rateLimits)
+        self.addresses = ClientAddressResolver(trustedProxies: config.trustProxy)
     }
 
     /// Constant-time comparison of a candidate key with a stored digest.

@@ -1,4 +1,5 @@
 import Core
+import HTTP
 
 /// The validated `parse` configuration section (spec §1.4). Key names are camelCase.
 struct ParseConfig: Sendable {

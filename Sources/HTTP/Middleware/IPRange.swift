@@ -4,14 +4,17 @@ import Glibc
 import Darwin
 #endif
 
-/// One `masterKeyIps` / `trustProxy` entry: a single address or a CIDR range (spec §3.3).
-/// IPv4 and IPv6 never match each other; an IPv4-mapped IPv6 address is compared as IPv4.
-struct IPRange: Sendable, Equatable {
-    let bytes: [UInt8]      // 4 or 16 bytes
-    let prefix: Int         // significant bits
+/// One address or CIDR range of an allow-list or of the trusted proxies ("10.0.0.1", "172.16.0.0/12",
+/// "::1", "fd00::/8"). IPv4 and IPv6 never match each other; an IPv4-mapped IPv6 address
+/// (`::ffff:a.b.c.d`) is compared as the IPv4 address it carries.
+public struct IPRange: Sendable, Equatable {
+    /// The network's bytes: 4 for IPv4, 16 for IPv6.
+    public let bytes: [UInt8]
+    /// The number of leading bits that must match.
+    public let prefix: Int
 
     /// Parses `a.b.c.d`, `a.b.c.d/n`, an IPv6 address or `v6/n`. Nil if malformed.
-    static func parse(_ text: String) -> IPRange? {
+    public static func parse(_ text: String) -> IPRange? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2, let addr = IPRange.address(String(parts[0])) else { return nil }
         var prefix = addr.count * 8
@@ -23,7 +26,7 @@ struct IPRange: Sendable, Equatable {
     }
 
     /// The bytes of an address (4 for IPv4, including IPv4-mapped IPv6; 16 for IPv6). Nil if malformed.
-    static func address(_ text: String) -> [UInt8]? {
+    public static func address(_ text: String) -> [UInt8]? {
         var trimmed = text
         // Zone ids (`fe80::1%eth0`) are not meaningful for the allow-list.
         if let pct = trimmed.firstIndex(of: "%") { trimmed = String(trimmed[..<pct]) }
@@ -43,7 +46,8 @@ struct IPRange: Sendable, Equatable {
         return nil
     }
 
-    func contains(_ addr: [UInt8]) -> Bool {
+    /// Whether the address bytes `addr` (as `address(_:)` returns them) fall in this range.
+    public func contains(_ addr: [UInt8]) -> Bool {
         guard addr.count == bytes.count else { return false }
         var bits = prefix
         for i in 0..<bytes.count {
@@ -55,8 +59,9 @@ struct IPRange: Sendable, Equatable {
         return true
     }
 
-    static func any(_ ranges: [IPRange], contains text: String) -> Bool {
-        guard let addr = address(text) else { return false }
+    /// Whether the address `text` falls in any of `ranges`; false for text that is not an address.
+    public static func any(_ ranges: [IPRange], contains text: String) -> Bool {
+        guard !ranges.isEmpty, let addr = address(text) else { return false }
         return ranges.contains { $0.contains(addr) }
     }
 }
