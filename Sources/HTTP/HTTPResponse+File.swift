@@ -9,12 +9,21 @@ extension HTTPResponse {
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             return plainError(.notFound, "not found")
         }
-        let length = Int(info.st_size)
+        return file(path: path, length: Int(info.st_size), lastModified: Int(info.st_mtim.tv_sec),
+                    contentType: contentType, request: request)
+    }
+
+    /// Serves `length` bytes of the file at `path`, known to be a regular file of that length, as
+    /// `file(path:contentType:request:)` does, with `Last-Modified` from `lastModified` (seconds since
+    /// 1970). `honouringRange: false` answers a `Range` with the whole file (a failed `If-Range`).
+    public static func file(path: String, length: Int, lastModified: Int, contentType: String, request: HTTPRequest,
+                            honouringRange: Bool = true) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add("Content-Type", contentType)
         headers.add("Accept-Ranges", "bytes")
-        headers.add("Last-Modified", HTTPDate.format(epochSeconds: Int(info.st_mtim.tv_sec)))
-        guard let rangeHeader = request.headers["Range"], request.method == .get || request.method == .head else {
+        headers.add("Last-Modified", HTTPDate.format(epochSeconds: lastModified))
+        guard honouringRange, let rangeHeader = request.headers["Range"],
+              request.method == .get || request.method == .head else {
             return HTTPResponse(status: .ok, headers: headers, body: .file(path: path, offset: 0, length: length))
         }
         switch ByteRange.parse(rangeHeader, length: length) {
