@@ -36,6 +36,8 @@ let package = Package(
                 swiftSettings: strict),
         // Auth keeps the server admin's account through a store protocol; its SQLite store needs Storage.
         .target(name: "Auth", dependencies: ["Core", "Storage", "COpenSSL", "CCrypt"], swiftSettings: strict),
+        // Files: MIME types and sniffing, safe names, uploads into the blob store, serving blobs.
+        .target(name: "Files", dependencies: ["HTTP", "Storage"], swiftSettings: strict),
         .target(name: "ParseAPI",
                 dependencies: ["Core", "HTTP", "Storage", "Auth", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
@@ -60,6 +62,8 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"], swiftSettings: strict),
         .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "Storage"], swiftSettings: strict),
+        .testTarget(name: "FilesTests", dependencies: ["Files", "HTTP", "Storage", .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: strict),
         .testTarget(name: "ParseAPITests", dependencies: ["ParseAPI", "Core"], swiftSettings: strict),
         .testTarget(name: "DatastoreAPITests", dependencies: ["DatastoreAPI", "Core", "Auth"], swiftSettings: strict),
         .testTarget(name: "BackbeamAPITests", dependencies: ["BackbeamAPI", "Core"], swiftSettings: strict),
