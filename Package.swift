@@ -39,7 +39,7 @@ let package = Package(
         // Files: MIME types and sniffing, safe names, uploads into the blob store, serving blobs.
         .target(name: "Files", dependencies: ["HTTP", "Storage"], swiftSettings: strict),
         .target(name: "ParseAPI",
-                dependencies: ["Core", "HTTP", "Storage", "Auth", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["Core", "HTTP", "Storage", "Auth", "Files", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .target(name: "DatastoreAPI",
                 dependencies: ["Core", "HTTP", "Storage", "Auth", .product(name: "Logging", package: "swift-log")],

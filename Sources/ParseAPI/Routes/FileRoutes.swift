@@ -1,4 +1,5 @@
 import Core
+import Files
 import HTTP
 
 /// `/files` (spec §13): uploads into the content-addressed blob store, downloads with Range support,
@@ -29,26 +30,27 @@ enum FileRoutes {
 
     static func download(_ app: ParseApp, _ req: HTTPRequest, name: String) -> ParseReply {
         let record = try? app.store.read { try $0.file(name) }
-        guard let record, let blobs = app.blobs, let path = blobs.path(for: record.blobHash) else {
+        // The blob's hash is its ETag; its content type comes from the stored name only (spec §13.4).
+        guard let record, let blobs = app.blobs,
+              var response = FileServing.respond(blob: record.blobHash, in: blobs, request: req,
+                                                 contentType: MIMEType.forFileName(record.name)) else {
             var r = ParseReply.ok(JSONObject())
             r.raw = HTTPResponse.text(.notFound, "File not found.")
             return r
         }
-        let etag = "\"\(record.blobHash)\""
-        var response: HTTPResponse
-        if let inm = req.headers["If-None-Match"], inm == etag || inm == "*" {
-            response = HTTPResponse(status: .notModified)
-        } else {
-            response = HTTPResponse.file(path: path, contentType: MimeTypes.type(forName: record.name), request: req)
-        }
-        response.headers.set("ETag", etag)
         response.headers.set("Accept-Ranges", "bytes")
         response.headers.set("X-Content-Type-Options", "nosniff")
         response.headers.set("Content-Security-Policy", "default-src 'none'; sandbox")
-        if MimeTypes.isActive(record.name) { response.headers.set("Content-Disposition", "attachment") }
+        if isActiveContent(record.name) { response.headers.set("Content-Disposition", "attachment") }
         var r = ParseReply.ok(JSONObject())
         r.raw = response
         return r
+    }
+
+    /// Types that can carry active content (spec §13.3, and JavaScript): served as attachments.
+    static func isActiveContent(_ name: String) -> Bool {
+        guard let ext = MIMEType.fileExtension(of: name) else { return false }
+        return ParseConfig.defaultBlockedExtensions.contains(ext) || ext == "js" || ext == "mjs"
     }
 
     /// For an upload without a valid app-id header, the JSON envelope of the JS SDK (spec §2.5).
@@ -99,12 +101,9 @@ enum FileRoutes {
         var name = c.param("filename")
         guard name.count <= 128 else { throw ParseError(122, "Filename too long.") }
         guard isValidName(name) else { throw ParseError(122, "Filename contains invalid characters.") }
-        let rawType = c.contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        let contentType = rawType.flatMap { $0.isEmpty ? nil : $0 }
-        var ext: String?
-        if let dot = name.lastIndex(of: ".") {
-            ext = name[name.index(after: dot)...].lowercased()
-        } else if let ct = contentType, let slash = ct.firstIndex(of: "/") {
+        let contentType = c.contentType.flatMap(MIMEType.essence(of:))
+        var ext = MIMEType.fileExtension(of: name)
+        if ext == nil, let ct = contentType, let slash = ct.firstIndex(of: "/") {
             ext = String(ct[ct.index(after: slash)...]).replacingOccurrences(of: " ", with: "")
         }
         if !c.caller.readsAsMaster, let ext {
@@ -113,16 +112,18 @@ enum FileRoutes {
                 throw ParseError(130, "File upload of extension \(ext) is disabled.")
             }
         }
-        if !name.contains("."), let ct = contentType, let mapped = MimeTypes.extensionByType[ct] { name += "." + mapped }
+        if !name.contains("."), let ct = contentType, let mapped = MIMEType.preferredExtension(for: ct) { name += "." + mapped }
         let stored = c.config.preserveFileName ? name : RandomID.hex(16) + "_" + name
         let ref: BlobReference
-        switch content {
-        case .file(let path, _): ref = try blobs.store(fileAt: path)
-        case .bytes(let b): ref = try blobs.store(bytes: b)
-        case .empty: throw ParseError(130, "Invalid file upload.")
+        do {
+            ref = try Uploads.store(content, in: blobs, limits: UploadLimits(maxBytes: c.config.maxUploadSize))
+        } catch UploadError.empty {
+            throw ParseError(130, "Invalid file upload.")
+        } catch UploadError.tooLarge {
+            throw ParseError.entityTooLarge
         }
         let record = FileRecord(name: stored, blobHash: ref.hash, size: ref.size,
-                                contentType: contentType ?? MimeTypes.type(forName: stored), metadata: metadata,
+                                contentType: contentType ?? MIMEType.forFileName(stored), metadata: metadata,
                                 createdAt: ParseDate.now())
         do {
             try c.app.store.addFile(record, blobs: blobs)
