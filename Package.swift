@@ -38,8 +38,10 @@ let package = Package(
         .target(name: "Auth", dependencies: ["Core", "Storage", "COpenSSL", "CCrypt"], swiftSettings: strict),
         // Files: MIME types and sniffing, safe names, uploads into the blob store, serving blobs.
         .target(name: "Files", dependencies: ["HTTP", "Storage"], swiftSettings: strict),
+        // Shared by the APIs' query compilers: the safe regex engine, JSON paths, comparison rules. No SQL.
+        .target(name: "QueryKit", dependencies: ["Core"], swiftSettings: strict),
         .target(name: "ParseAPI",
-                dependencies: ["Core", "HTTP", "Storage", "Auth", "Files", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["Core", "HTTP", "Storage", "Auth", "Files", "QueryKit", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .target(name: "DatastoreAPI",
                 dependencies: ["Core", "HTTP", "Storage", "Auth", .product(name: "Logging", package: "swift-log")],
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "Storage"], swiftSettings: strict),
         .testTarget(name: "FilesTests", dependencies: ["Files", "HTTP", "Storage", .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),
+        .testTarget(name: "QueryKitTests", dependencies: ["QueryKit", "Core"], swiftSettings: strict),
         .testTarget(name: "ParseAPITests", dependencies: ["ParseAPI", "Core"], swiftSettings: strict),
         .testTarget(name: "DatastoreAPITests", dependencies: ["DatastoreAPI", "Core", "Auth"], swiftSettings: strict),
         .testTarget(name: "BackbeamAPITests", dependencies: ["BackbeamAPI", "Core"], swiftSettings: strict),

@@ -2,7 +2,7 @@ import XCTest
 import Core
 @testable import ParseAPI
 
-/// The pure pieces of query handling: dates, relative times, regexes and list parameters.
+/// The pure pieces of query handling: dates, relative times, regex refusals and list parameters.
 final class QueryCompilerTests: XCTestCase {
     func testDateNormalisation() {
         XCTAssertEqual(ParseDate.normalize("2024-01-01T00:00:00+02:00"), "2023-12-31T22:00:00.000Z")
@@ -41,47 +41,20 @@ final class QueryCompilerTests: XCTestCase {
         XCTAssertThrowsError(try RelativeTime.resolve("in x days", op: "$lt"))
     }
 
-    func testRegexEngine() throws {
-        func m(_ p: String, _ s: String, _ o: String = "") throws -> Bool { try RegexProgram.compile(p, options: o).matches(s) }
-        XCTAssertTrue(try m("^Ome", "Omelette"))
-        XCTAssertTrue(try m("^ome", "Omelette", "i"))
-        XCTAssertTrue(try m("l{2}", "hello"))
-        XCTAssertTrue(try m("^l{3}", "lll x"))
-        XCTAssertTrue(try m("a|b", "xxb"))
-        XCTAssertTrue(try m("\\d+\\.\\d{2}$", "price 12.50"))
-        XCTAssertTrue(try m("^a.c$", "abc"))
-        XCTAssertFalse(try m("^a.c$", "a\nc"))
-        XCTAssertTrue(try m("^a.c$", "a\nc", "s"))
-        XCTAssertTrue(try m("^b", "a\nb", "m"))
-        XCTAssertTrue(try m("\\bcat\\b", "a cat!"))
-        XCTAssertFalse(try m("\\bcat\\b", "concat"))
-        XCTAssertTrue(try m("[^a-c]x", "dx"))
-        XCTAssertTrue(try m("(?i)HELLO", "hello"))
-        XCTAssertTrue(try m("\\Qa.b*c\\E", "xa.b*cx"))
-        XCTAssertFalse(try m("\\Qa.b*c\\E", "aXbbc"))
-        let long = String(repeating: "a", count: 50_000) + "b"
-        XCTAssertFalse(try m("(a+)+$", long))
-        for unsupported in ["(a)\\1", "(?=x)", "(?<=x)", "a++", "(?>a)"] {
-            XCTAssertThrowsError(try RegexProgram.compile(unsupported, options: "")) { XCTAssertEqual(($0 as? ParseError)?.code, 102) }
+    /// Patterns the shared engine refuses answer 102 (spec §7.5); the engine itself is tested in QueryKitTests.
+    func testRefusedRegexesAnswer102() throws {
+        for unsupported in ["(a)\\1", "(?=x)", "(?<=x)", "a++", "(?>a)", "(?:a{1000}){100}"] {
+            XCTAssertThrowsError(try ParseRegex.compile(unsupported, options: "")) {
+                XCTAssertEqual($0 as? ParseError, ParseError(102, "Unsupported regular expression feature."))
+            }
         }
         for bad in ["[", "(", "a{2,1}", "*a"] {
-            XCTAssertThrowsError(try RegexProgram.compile(bad, options: ""), bad)
+            XCTAssertThrowsError(try ParseRegex.compile(bad, options: ""), bad) {
+                XCTAssertEqual($0 as? ParseError, ParseError(102, "Invalid regular expression."))
+            }
         }
-        XCTAssertTrue(try RegexProgram.compile("^(?=.*[0-9])(?=.{8,})", options: "", allowLookaround: true).matches("abcdefg1"))
-        XCTAssertFalse(try RegexProgram.compile("^(?=.*[0-9])(?=.{8,})", options: "", allowLookaround: true).matches("abc1"))
-    }
-
-    func testProgramSizeIsCapped() {
-        XCTAssertThrowsError(try RegexProgram.compile("(?:a{1000}){100}", options: "")) { XCTAssertEqual(($0 as? ParseError)?.code, 102) }
-    }
-
-    func testLiteralForms() throws {
-        XCTAssertEqual(try RegexProgram.compile("^\\Qab\\E", options: "").literal,
-                       RegexLiteral(text: "ab", anchoredStart: true, anchoredEnd: false, caseInsensitive: false))
-        XCTAssertEqual(try RegexProgram.compile("\\Qab\\E\\z", options: "i").literal,
-                       RegexLiteral(text: "ab", anchoredStart: false, anchoredEnd: true, caseInsensitive: true))
-        XCTAssertNil(try RegexProgram.compile("a+", options: "").literal)
-        XCTAssertNil(try RegexProgram.compile("^é", options: "i").literal)
+        XCTAssertTrue(try ParseRegex.compile("^(?=.*[0-9])(?=.{8,})", options: "", allowLookaround: true).matches("abcdefg1"))
+        XCTAssertTrue(try ParseRegex.compile("^ome", options: "i").matches("Omelette"))
     }
 
     func testListParameters() throws {

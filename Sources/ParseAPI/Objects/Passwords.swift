@@ -8,7 +8,7 @@ enum Passwords {
             throw ParseError(142, "Password must be a non-empty string of at most 72 bytes without NUL characters.")
         }
         if let pattern = config.passwordPattern {
-            let program = try RegexProgram.compile(pattern, options: "", allowLookaround: true)
+            let program = try ParseRegex.compile(pattern, options: "", allowLookaround: true)
             if !program.matches(password) {
                 throw ParseError(142, config.passwordValidationError ?? "Password does not meet the Password Policy requirements.")
             }

@@ -1,4 +1,5 @@
 import Core
+import QueryKit
 import Foundation
 
 /// Runs a find (spec §7): CLP, `where` compilation, ACL and pointer-permission filters, order, paging,

@@ -1,4 +1,5 @@
 import Core
+import QueryKit
 
 extension WhereCompiler {
     static let comparisonOps: [String: String] = ["$lt": "<", "$lte": "<=", "$gt": ">", "$gte": ">="]
@@ -102,7 +103,7 @@ extension WhereCompiler {
         var parts: [String] = []
         for item in items {
             if let r = item.objectValue, let pattern = r["$regex"]?.stringValue {
-                let program = try RegexProgram.compile(pattern, options: try regexOptions(r["$options"]))
+                let program = try ParseRegex.compile(pattern, options: try regexOptions(r["$options"]))
                 guard let lit = program.literal else {
                     throw ParseError(102, "Unsupported regular expression feature.")
                 }
@@ -121,7 +122,7 @@ extension WhereCompiler {
 
     private mutating func regex(_ ref: FieldRef, _ pattern: String, options: String, topLevel: Bool) throws -> String {
         guard pattern.utf8.count <= 4096 else { throw ParseError(102, "Regular expression is too long.") }
-        let program = try RegexProgram.compile(pattern, options: options)
+        let program = try ParseRegex.compile(pattern, options: options)
         if let lit = program.literal {
             if ref.isColumn { return literalMatch(MatchTarget(ref), lit) }
             return arrayAware(ref, wholeValueToo: true) { c, t in c.literalMatch(t, lit) }

@@ -1,5 +1,5 @@
 extension RegexParser {
-    mutating func atom() throws -> RegexNode {
+    mutating func atom() throws(RegexError) -> RegexNode {
         guard let c = peek() else { throw RegexError.syntax }
         i += 1
         switch c {
@@ -19,7 +19,7 @@ extension RegexParser {
         }
     }
 
-    mutating func group() throws -> RegexNode {
+    mutating func group() throws(RegexError) -> RegexNode {
         if peek() == "?" {
             i += 1
             guard let k = peek() else { throw RegexError.syntax }
@@ -55,7 +55,7 @@ extension RegexParser {
         return inner
     }
 
-    mutating func charClass() throws -> RegexSet {
+    mutating func charClass() throws(RegexError) -> RegexSet {
         var set = RegexSet()
         if peek() == "^" { set.negated = true; i += 1 }
         var first = true
@@ -93,7 +93,7 @@ extension RegexParser {
     }
 
     /// An escape after `\`: a literal, a class (`\d`...), an anchor, or refused (back-references...).
-    mutating func escape(inClass: Bool) throws -> (node: RegexNode, classKind: (Character, Bool)?) {
+    mutating func escape(inClass: Bool) throws(RegexError) -> (node: RegexNode, classKind: (Character, Bool)?) {
         guard let c = peek() else { throw RegexError.syntax }
         i += 1
         switch c {
@@ -134,7 +134,7 @@ extension RegexParser {
         }
     }
 
-    mutating func hex(_ count: Int) throws -> Unicode.Scalar {
+    mutating func hex(_ count: Int) throws(RegexError) -> Unicode.Scalar {
         var v: UInt32 = 0
         for _ in 0..<count {
             guard let d = peek(), let h = UInt32(String(d), radix: 16) else { throw RegexError.syntax }

@@ -1,6 +1,6 @@
 extension RegexProgram {
-    /// Unanchored search over the whole string.
-    func matches(_ text: String) -> Bool {
+    /// Whether the pattern matches anywhere in `text` (unanchored search, as `$regex` means).
+    public func matches(_ text: String) -> Bool {
         let input = Array(text.unicodeScalars)
         return run(input, from: 0, anchored: false)
     }

@@ -1,15 +1,30 @@
-/// A regex that is a single literal with optional anchors; compiled to plain SQL string comparisons.
-struct RegexLiteral: Sendable, Equatable {
-    var text: String
-    var anchoredStart: Bool
-    var anchoredEnd: Bool
-    var caseInsensitive: Bool
+/// A regex that is a single literal with optional anchors. A store can answer it with plain string
+/// comparisons (equality, prefix, suffix, containment), which indexes and engines without a regex
+/// function handle, instead of running the engine on every candidate.
+public struct RegexLiteral: Sendable, Equatable {
+    /// The literal text as the pattern spells it (compare case-insensitively when `caseInsensitive`).
+    public var text: String
+    /// The match must start at the beginning of the value (`^` without `m`, or `\A`).
+    public var anchoredStart: Bool
+    /// The match must end at the end of the value (`\z`; `$` also matches before a final newline, so a
+    /// pattern ending in `$` has no literal form).
+    public var anchoredEnd: Bool
+    /// The `i` flag; only set when the text is ASCII, so that simple lowercasing compares correctly.
+    public var caseInsensitive: Bool
+
+    public init(text: String, anchoredStart: Bool, anchoredEnd: Bool, caseInsensitive: Bool) {
+        self.text = text
+        self.anchoredStart = anchoredStart
+        self.anchoredEnd = anchoredEnd
+        self.caseInsensitive = caseInsensitive
+    }
 }
 
-/// A compiled client regular expression, matched by a Pike VM: run time is O(program × input) for
-/// every pattern, so catastrophic patterns like `(a+)+$` cannot blow up (spec §7.5).
-struct RegexProgram: @unchecked Sendable {
-    enum Inst {
+/// A compiled client regular expression (the PCRE subset of Parse's `$regex`, also used for Couch
+/// selectors and BQL), matched by a Pike VM: run time is O(program × input) for every pattern, so
+/// catastrophic patterns like `(a+)+$` cannot blow up.
+public struct RegexProgram: Sendable {
+    enum Inst: Sendable {
         case scalar(Unicode.Scalar)
         case any
         case set(RegexSet)
@@ -25,14 +40,18 @@ struct RegexProgram: @unchecked Sendable {
     var multiline = false
     var dotAll = false
     /// Non-nil when the pattern is one literal (see `RegexLiteral`).
-    var literal: RegexLiteral?
+    public internal(set) var literal: RegexLiteral?
 
     /// Counted repetition is expanded, so a short pattern can make a long program; matching costs
     /// program size × text length, so the program is capped.
-    static let maxInstructions = 10_000
+    public static let maxInstructions = 10_000
 
-    /// Compiles `pattern` with `$options` letters (`imsx`); inline flags at the start are honoured.
-    static func compile(_ pattern: String, options: String, allowLookaround: Bool = false) throws -> RegexProgram {
+    /// Compiles `pattern` with option letters (`i` case-insensitive, `m` multiline anchors, `s` dot matches
+    /// newline, `x` extended; other letters are ignored, callers validate their own option syntax); leading
+    /// inline flag groups such as `(?i)` are honoured. Lookahead (`(?=`, `(?!`) is refused unless
+    /// `allowLookaround` (password policies use it; client queries do not get it).
+    public static func compile(_ pattern: String, options: String, allowLookaround: Bool = false)
+        throws(RegexError) -> RegexProgram {
         var flags = Set(options)
         var body = Substring(pattern)
         // Leading inline flag groups such as (?i) or (?im).
@@ -44,24 +63,16 @@ struct RegexProgram: @unchecked Sendable {
             for l in letters { flags.insert(l) }
             body = rest[rest.index(after: close)...]
         }
-        do {
-            var parser = RegexParser(String(body), extended: flags.contains("x"), allowLookaround: allowLookaround)
-            let tree = try parser.parse()
-            var p = RegexProgram()
-            p.caseInsensitive = flags.contains("i")
-            p.multiline = flags.contains("m")
-            p.dotAll = flags.contains("s")
-            try p.emit(tree, allowLookaround: allowLookaround)
-            p.insts.append(.match)
-            p.literal = Self.literalForm(tree, p)
-            return p
-        } catch RegexError.unsupported {
-            throw ParseError(102, "Unsupported regular expression feature.")
-        } catch let e as ParseError {
-            throw e
-        } catch {
-            throw ParseError(102, "Invalid regular expression.")
-        }
+        var parser = RegexParser(String(body), extended: flags.contains("x"), allowLookaround: allowLookaround)
+        let tree = try parser.parse()
+        var p = RegexProgram()
+        p.caseInsensitive = flags.contains("i")
+        p.multiline = flags.contains("m")
+        p.dotAll = flags.contains("s")
+        try p.emit(tree, allowLookaround: allowLookaround)
+        p.insts.append(.match)
+        p.literal = Self.literalForm(tree, p)
+        return p
     }
 
     private static func literalForm(_ tree: RegexNode, _ p: RegexProgram) -> RegexLiteral? {
@@ -85,13 +96,13 @@ struct RegexProgram: @unchecked Sendable {
         return RegexLiteral(text: s, anchoredStart: start, anchoredEnd: end, caseInsensitive: p.caseInsensitive)
     }
 
-    private mutating func push(_ i: Inst) throws -> Int {
+    private mutating func push(_ i: Inst) throws(RegexError) -> Int {
         guard insts.count < Self.maxInstructions else { throw RegexError.unsupported }
         insts.append(i)
         return insts.count - 1
     }
 
-    private mutating func emit(_ n: RegexNode, allowLookaround: Bool) throws {
+    private mutating func emit(_ n: RegexNode, allowLookaround: Bool) throws(RegexError) {
         switch n {
         case .empty: break
         case .scalar(let c): _ = try push(.scalar(caseInsensitive ? RegexCase.fold(c) : c))
