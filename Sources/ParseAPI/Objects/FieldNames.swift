@@ -1,14 +1,12 @@
 import Core
+import QueryKit
 
 /// Name rules of spec §4.1-§4.3.
 enum FieldNames {
     /// `^[A-Za-z][A-Za-z0-9_]*$`
-    static func isValid(_ s: String) -> Bool {
-        guard let first = s.utf8.first, isAlpha(first) else { return false }
-        return s.utf8.allSatisfy { isAlpha($0) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
-    }
+    static func isValid(_ s: String) -> Bool { JSONPath.isIdentifier(s) }
 
-    static func isAlpha(_ c: UInt8) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) }
+    static func isAlpha(_ c: UInt8) -> Bool { JSONPath.isASCIILetter(c) }
 
     /// A top-level field a client may write (not `className`/`length`).
     static func isWritable(_ s: String) -> Bool { isValid(s) && s != "className" && s != "length" }

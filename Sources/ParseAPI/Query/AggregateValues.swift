@@ -1,4 +1,5 @@
 import Core
+import QueryKit
 
 /// Value helpers for `/aggregate`: field references, ordering and simple matching on rendered documents.
 enum AggregateValues {
@@ -15,31 +16,25 @@ enum AggregateValues {
         return v
     }
 
-    /// A comparable key: numbers, then strings, then dates, then booleans, then other JSON.
-    static func rank(_ v: JSON?) -> (Int, Double, String) {
-        guard let v else { return (0, 0, "") }
+    /// A comparable key: missing and null, then numbers, then strings (and pointers, by objectId), then
+    /// dates, then booleans, then other JSON.
+    static func rank(_ v: JSON?) -> CollationKey {
+        guard let v else { return CollationKey(family: 0) }
         switch v {
-        case .null: return (0, 0, "")
-        case .number(let n): return (1, n.doubleValue, "")
-        case .string(let s): return (2, 0, s)
-        case .object(let o) where o["__type"]?.stringValue == "Date": return (3, 0, o["iso"]?.stringValue ?? "")
-        case .object(let o) where o["__type"]?.stringValue == "Pointer": return (2, 0, o["objectId"]?.stringValue ?? "")
-        case .bool(let b): return (4, b ? 1 : 0, "")
-        default: return (5, 0, v.serialized(sortedKeys: true))
+        case .null: return CollationKey(family: 0)
+        case .number(let n): return CollationKey(family: 1, number: n.doubleValue)
+        case .string(let s): return CollationKey(family: 2, text: s)
+        case .object(let o) where o["__type"]?.stringValue == "Date": return CollationKey(family: 3, text: o["iso"]?.stringValue ?? "")
+        case .object(let o) where o["__type"]?.stringValue == "Pointer":
+            return CollationKey(family: 2, text: o["objectId"]?.stringValue ?? "")
+        case .bool(let b): return CollationKey(family: 4, number: b ? 1 : 0)
+        default: return CollationKey(family: 5, text: v.serialized(sortedKeys: true))
         }
     }
 
-    static func less(_ a: JSON?, _ b: JSON?) -> Bool {
-        let x = rank(a), y = rank(b)
-        if x.0 != y.0 { return x.0 < y.0 }
-        if x.1 != y.1 { return x.1 < y.1 }
-        return x.2 < y.2
-    }
+    static func less(_ a: JSON?, _ b: JSON?) -> Bool { rank(a) < rank(b) }
 
-    static func same(_ a: JSON?, _ b: JSON?) -> Bool {
-        let x = rank(a), y = rank(b)
-        return x.0 == y.0 && x.1 == y.1 && x.2 == y.2
-    }
+    static func same(_ a: JSON?, _ b: JSON?) -> Bool { rank(a) == rank(b) }
 
     /// `createdAt`/`updatedAt` strings become Date objects in group outputs (spec §17.2).
     static func asDateIfTimestamp(_ ref: String, _ v: JSON?) -> JSON? {
@@ -54,13 +49,12 @@ enum AggregateValues {
             if let ops = want.objectValue, ops.keys.contains(where: { $0.hasPrefix("$") }) {
                 for (op, operand) in ops {
                     let operandValue = normalizedOperand(operand)
+                    if let comparison = ComparisonOperator(mongoName: op) {
+                        if !comparison.holds(rank(have), rank(operandValue)) { return false }
+                        continue
+                    }
                     switch op {
-                    case "$eq": if !same(have, operandValue) { return false }
                     case "$ne": if same(have, operandValue) { return false }
-                    case "$lt": if !(rank(have).0 == rank(operandValue).0 && less(have, operandValue)) { return false }
-                    case "$lte": if !(rank(have).0 == rank(operandValue).0 && !less(operandValue, have)) { return false }
-                    case "$gt": if !(rank(have).0 == rank(operandValue).0 && less(operandValue, have)) { return false }
-                    case "$gte": if !(rank(have).0 == rank(operandValue).0 && !less(have, operandValue)) { return false }
                     case "$in": if !(operand.arrayValue ?? []).contains(where: { same(have, normalizedOperand($0)) }) { return false }
                     case "$nin": if (operand.arrayValue ?? []).contains(where: { same(have, normalizedOperand($0)) }) { return false }
                     case "$exists":

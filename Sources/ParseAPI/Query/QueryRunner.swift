@@ -191,13 +191,7 @@ struct QueryRunner {
     var currentToken: String?
 
     static func residualMatch(_ o: StoredObject, _ path: [String], _ program: RegexProgram) -> Bool {
-        var v: JSON? = .object(o.data)
-        for p in path { v = v?[p] }
-        switch v {
-        case .string(let s)?: return program.matches(s)
-        case .array(let a)?: return a.contains { $0.stringValue.map(program.matches) ?? false }
-        default: return false
-        }
+        JSONPath(path).anyValue(in: o.data) { $0.stringValue.map(program.matches) ?? false }
     }
 
     /// ORDER BY terms (spec §7.10); creation order is the store's final tie-breaker.

@@ -1,4 +1,5 @@
 import Core
+import QueryKit
 
 /// `/aggregate/:className` (master key only, spec §17): `distinct` and the pipeline subset.
 enum AggregateRoutes {
@@ -65,13 +66,12 @@ enum AggregateRoutes {
                          config: ParseConfig) throws -> [JSON] {
         var seen: Set<String> = []
         var values: [JSON] = []
-        let path = field.split(separator: ".").map(String.init)
+        let path = JSONPath(field.split(separator: ".").map(String.init))
         try stream(tx, cls, w, config: config) { o, _ in
-            var v: JSON? = .object(o.data)
-            for p in path { v = v?[p] }
-            if path == ["createdAt"] { v = ["__type": "Date", "iso": .string(o.createdAt)] }
-            if path == ["updatedAt"] { v = ["__type": "Date", "iso": .string(o.updatedAt)] }
-            if path == ["objectId"] { v = .string(o.objectId) }
+            var v = path.value(in: o.data)
+            if path.segments == ["createdAt"] { v = ["__type": "Date", "iso": .string(o.createdAt)] }
+            if path.segments == ["updatedAt"] { v = ["__type": "Date", "iso": .string(o.updatedAt)] }
+            if path.segments == ["objectId"] { v = .string(o.objectId) }
             let items: [JSON] = v?.arrayValue ?? (v.map { [$0] } ?? [])
             for item in items where !item.isNull {
                 let key = item.serialized(sortedKeys: true)
