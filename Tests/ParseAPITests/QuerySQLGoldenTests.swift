@@ -1,5 +1,6 @@
 import XCTest
 import Core
+import Storage
 @testable import ParseAPI
 
 /// The SQL of representative queries, compared with golden text: moving query planning away from SQL
@@ -46,11 +47,22 @@ final class QuerySQLGoldenTests: XCTestCase {
 
     override func tearDown() { server.stop() }
 
+    /// A bound value as the goldens print it (`SQLScalar`'s cases).
+    static func scalar(_ v: SQLValue) -> SQLScalar {
+        switch v {
+        case .integer(let i): return .integer(i)
+        case .real(let d): return .real(d)
+        case .text(let t): return .text(t)
+        default: return .null
+        }
+    }
+
     static func describe(_ sql: String, _ args: [SQLScalar]) -> [String] {
         [sql, args.map { "\($0)" }.joined(separator: ", ")]
     }
 
-    /// The condition of `where` as the compiler renders it, with its arguments and side results.
+    /// The condition of `where` as the compiler plans it and the SQLite renderer renders it, with its
+    /// arguments and the compiler's side results.
     func whereLines(_ caller: Caller, _ className: String, _ whereText: String) throws -> [String] {
         let w = try XCTUnwrap(try JSONParser.parse(whereText).objectValue)
         let store = SQLiteParseStore(storage: server.storage)
@@ -58,10 +70,16 @@ final class QuerySQLGoldenTests: XCTestCase {
             var c = WhereCompiler(className: className, schema: try Schemas.load(className, tx), caller: caller,
                                   protectedFields: [], tx: tx, config: ParseConfig())
             do {
-                let sql = try c.compile(w)
-                let text = c.textSearch.map { "\($0.field)|\($0.match)" } ?? "-"
-                let near = c.nearOrder.map { Self.describe($0.0, $0.1).joined(separator: "\n") } ?? "-"
-                return Self.describe(sql, c.args) + ["residual=\(c.residual.count) text=\(text) near=\(near)"]
+                let predicate = try c.compile(w)
+                var renderer = SQLiteQueryRenderer()
+                let sql = renderer.condition(predicate)
+                let text = c.textSearch.map { "\($0.field)|\(SQLiteQueryRenderer.ftsExpression($0))" } ?? "-"
+                let near = c.nearOrder.map { ref, point -> String in
+                    var args: [SQLScalar] = []
+                    let expr = SQLiteQueryRenderer.distanceExpr(ref, point, into: &args)
+                    return Self.describe(expr, args).joined(separator: "\n")
+                } ?? "-"
+                return Self.describe(sql, renderer.args) + ["residual=\(c.residual.count) text=\(text) near=\(near)"]
             } catch {
                 return ["ERROR \(error)"]
             }
@@ -75,14 +93,53 @@ final class QuerySQLGoldenTests: XCTestCase {
         }
     }
 
+    /// The statements a find sends, as the store renders the plans `QueryRunner` hands it.
+    func findLines(_ caller: Caller, _ className: String, _ paramsText: String) throws -> [String] {
+        let params = try XCTUnwrap(try JSONParser.parse(paramsText).objectValue)
+        let options = try QueryOptions.parse(params, config: ParseConfig())
+        let store = SQLiteParseStore(storage: server.storage)
+        return try store.read { tx in
+            guard let sqlite = tx as? SQLiteTransaction else { throw ParseError(1, "not SQLite") }
+            let recorder = RecordingTransaction(tx)
+            var runner = QueryRunner(tx: recorder, caller: caller, config: ParseConfig(), serverURL: "http://x", appId: "a")
+            runner.serializedResults = true
+            var lines: [String] = []
+            do {
+                _ = try runner.find(className, options)
+            } catch {
+                lines.append("ERROR \(error)")
+            }
+            for (i, (kind, plan)) in recorder.plans.enumerated() {
+                let q = SQLiteQueryRenderer.compile(plan)
+                let (sql, args): (String, [SQLValue])
+                switch kind {
+                case "count": (sql, args) = sqlite.countSQL(q)
+                case "stream": (sql, args) = sqlite.streamSQL(q)
+                default: (sql, args) = sqlite.pagedSQL(q)
+                }
+                if i > 0 { lines.append("---") }
+                lines.append(kind)
+                lines += Self.describe(sql, args.map(Self.scalar))
+            }
+            return lines
+        }
+    }
+
+    func testFindStatementsAsBefore() throws {
+        for g in Self.findGoldens {
+            let got = try findLines(Self.caller(g.caller), g.className, g.params)
+            XCTAssertEqual(got.joined(separator: "\n"), g.expected.joined(separator: "\n"), "\(g.caller) \(g.className) \(g.params)")
+        }
+    }
+
     func testIndexExpressionsAreTheQueryExpressions() throws {
         let store = SQLiteParseStore(storage: server.storage)
         for g in Self.indexGoldens {
             let spec = try XCTUnwrap(try JSONParser.parse(g.spec).objectValue)
-            let got: [String] = try store.read { tx in
-                try IndexExpressions.indexExpressions(spec, schema: try XCTUnwrap(try Schemas.load("G", tx)))
+            let keys: [IndexKey] = try store.read { tx in
+                try IndexKeys.keys(spec, schema: try XCTUnwrap(try Schemas.load("G", tx)))
             }
-            XCTAssertEqual(got, g.expected, g.spec)
+            XCTAssertEqual(keys.map(SQLiteQueryRenderer.indexExpression), g.expected, g.spec)
         }
     }
 }

@@ -3,7 +3,8 @@ import Core
 import Storage
 @testable import ParseAPI
 
-/// The `where` compiler against a real database: generated SQL runs, binds values, and uses indexes.
+/// The `where` compiler and the SQL renderer against a real database: generated SQL runs, binds values, and
+/// uses indexes.
 final class WhereSQLTests: XCTestCase {
     var server: ParseTestServer!
 
@@ -16,27 +17,28 @@ final class WhereSQLTests: XCTestCase {
         return try store.read { tx in
             var c = WhereCompiler(className: className, schema: try Schemas.load(className, tx), caller: .master, protectedFields: [],
                                   tx: tx, config: ParseConfig())
-            let sql = try c.compile(w)
-            return (sql, c.args)
+            var renderer = SQLiteQueryRenderer()
+            let sql = renderer.condition(try c.compile(w))
+            return (sql, renderer.args)
         }
     }
 
     /// The public caller's ACL condition is built once; it must be what the general construction gives,
     /// and callers with a user or roles must still get their own groups.
     func testPublicACLConditionIsTheGeneralOne() throws {
-        let general = WhereCompiler.aclConditionSQL(placeholder: "?")
-        let publicCondition = try XCTUnwrap(WhereCompiler.aclCondition(.publicCaller))
+        let general = SQLiteQueryRenderer.aclConditionSQL(placeholder: "?")
+        let publicCondition = try XCTUnwrap(SQLiteQueryRenderer.aclCondition(.publicCaller))
         XCTAssertEqual(publicCondition.0, general)
         XCTAssertEqual(publicCondition.1, .text(#"["*"]"#))
         var user = Caller(level: .user)
         user.userId = "u1"
-        XCTAssertEqual(WhereCompiler.aclCondition(user)?.1, .text(#"["*","u1"]"#))
+        XCTAssertEqual(SQLiteQueryRenderer.aclCondition(user)?.1, .text(#"["*","u1"]"#))
         var roled = Caller(level: .anonymousPublic)
         roled.roles = ["admins"]
-        XCTAssertEqual(WhereCompiler.aclCondition(roled)?.1, .text(#"["*","role:admins"]"#))
-        XCTAssertEqual(WhereCompiler.aclCondition(.publicCaller, placeholder: "?7")?.0,
-                       WhereCompiler.aclConditionSQL(placeholder: "?7"))
-        XCTAssertNil(WhereCompiler.aclCondition(.master))
+        XCTAssertEqual(SQLiteQueryRenderer.aclCondition(roled)?.1, .text(#"["*","role:admins"]"#))
+        XCTAssertEqual(SQLiteQueryRenderer.aclCondition(.publicCaller, placeholder: "?7")?.0,
+                       SQLiteQueryRenderer.aclConditionSQL(placeholder: "?7"))
+        XCTAssertNil(SQLiteQueryRenderer.aclCondition(.master))
     }
 
     func testValuesAreBoundNotInlined() throws {

@@ -75,7 +75,7 @@ struct AggregatePipeline {
         return p
     }
 
-    /// Leading `$match` stages (compiled to SQL by the caller) and the rest.
+    /// A leading `$match` stage (which the caller merges into the query's `where`) and the rest.
     var leadingMatch: JSONObject? {
         guard case .match(let m)? = stages.first else { return nil }
         return m

@@ -2,11 +2,9 @@ import Core
 import QueryKit
 
 extension WhereCompiler {
-    static let comparisonOps: [String: String] = ["$lt": "<", "$lte": "<=", "$gt": ">", "$gte": ">="]
-
     /// An operator object `{"$op": operand, ...}`: every key must be an operator (spec §7.3).
-    mutating func operators(_ ref: FieldRef, _ o: JSONObject, topLevel: Bool) throws -> String {
-        var parts: [String] = []
+    mutating func operators(_ ref: FieldRef, _ o: JSONObject, topLevel: Bool) throws -> QueryPredicate {
+        var parts: [QueryPredicate] = []
         let options = try regexOptions(o["$options"])
         for (op, operand) in o {
             switch op {
@@ -15,24 +13,24 @@ extension WhereCompiler {
                 parts.append(try equality(ref, operand))
             case "$ne":
                 if operand.objectValue?["$relativeTime"] != nil { throw Self.relativeTimeOpError }
-                parts.append("NOT IFNULL(\(try equality(ref, operand)), 0)")
+                parts.append(.not(try equality(ref, operand)))
             case "$lt", "$lte", "$gt", "$gte":
-                let sqlOp = Self.comparisonOps[op] ?? "="
+                let comparison = ComparisonOperator(mongoName: op) ?? .equal
                 let atom: Atom
                 if let rt = operand.objectValue?["$relativeTime"] {
-                    let isDate = ref.kind == .createdAt || ref.kind == .updatedAt || ref.type == .date
+                    let isDate = ref.column == .createdAt || ref.column == .updatedAt || ref.type == .date
                     guard isDate else { throw ParseError(107, "$relativeTime can only be used with Date field") }
                     atom = .date(try RelativeTime.resolve(rt, op: op))
                 } else {
                     atom = try Atom.from(operand)
                 }
-                parts.append(compare(ref, atom, sqlOp))
+                parts.append(compare(ref, atom, comparison))
             case "$in":
                 guard let items = operand.arrayValue else { throw ParseError(107, "bad $in value") }
                 parts.append(try inList(ref, items))
             case "$nin":
                 guard let items = operand.arrayValue else { throw ParseError(107, "bad $nin value") }
-                parts.append("NOT IFNULL(\(try inList(ref, items)), 0)")
+                parts.append(.not(try inList(ref, items)))
             case "$exists":
                 let flag: Bool
                 switch operand {
@@ -40,28 +38,22 @@ extension WhereCompiler {
                 case .number(let n) where n.doubleValue == 0 || n.doubleValue == 1: flag = n.doubleValue == 1
                 default: throw ParseError(107, "bad $exists value")
                 }
-                if ref.isColumn { parts.append(flag ? "1" : "0"); continue }
-                let present = "(\(ref.typeExpr) IS NOT NULL AND \(ref.typeExpr) != 'null')"
-                parts.append(flag ? present : "NOT \(present)")
+                // Every object has its columns.
+                parts.append(ref.isColumn ? .constant(flag) : .exists(ref, flag))
             case "$all":
                 guard let items = operand.arrayValue else { throw ParseError(107, "bad $all value") }
                 parts.append(try all(ref, items))
             case "$containedBy":
                 guard let items = operand.arrayValue else { throw ParseError(107, "bad $containedBy: should be an array") }
-                let atoms = try items.map(Atom.from)
-                let alias = nextAlias()
-                let inner = listMatch(MatchTarget(element: alias), atoms, pointerField: false)
-                parts.append("(\(ref.typeExpr) = 'array' AND NOT EXISTS (SELECT 1 FROM json_each(o.data, "
-                             + "\(SQLPath.path(ref.path))) AS \(alias) WHERE NOT IFNULL(\(inner), 0)))")
+                parts.append(.containedBy(ref, try items.map(Atom.from)))
             case "$regex":
                 guard let pattern = operand.stringValue else { throw ParseError(107, "bad regex") }
                 parts.append(try regex(ref, pattern, options: options, topLevel: topLevel))
             case "$options":
                 if o["$regex"] == nil { throw ParseError(107, "bad constraint: $options") }
             case "$inQuery", "$notInQuery":
-                let sub = try subquery(op, operand)
-                let cond = pointerIn(ref, sub)
-                parts.append(op == "$inQuery" ? cond : "NOT IFNULL(\(cond), 0)")
+                let cond = QueryPredicate.pointsInto(ref, try subquery(op, operand))
+                parts.append(op == "$inQuery" ? cond : .not(cond))
             case "$text":
                 parts.append(try text(ref, operand))
             case "$nearSphere":
@@ -76,12 +68,12 @@ extension WhereCompiler {
                 parts.append(try geoIntersects(ref, operand))
             case "$select", "$dontSelect":
                 let cond = try select(op, ref, operand)
-                parts.append(op == "$select" ? cond : "NOT IFNULL(\(cond), 0)")
+                parts.append(op == "$select" ? cond : .not(cond))
             default:
                 throw ParseError(107, "bad constraint: \(op)")
             }
         }
-        return parts.isEmpty ? "1" : parts.map { "(\($0))" }.joined(separator: " AND ")
+        return .allOf(parts)
     }
 
     static let relativeTimeOpError = ParseError(107, "$relativeTime can only be used with the $lt, $lte, $gt, and $gte operators")
@@ -93,59 +85,33 @@ extension WhereCompiler {
         return s
     }
 
-    private mutating func all(_ ref: FieldRef, _ items: [JSON]) throws -> String {
+    private mutating func all(_ ref: FieldRef, _ items: [JSON]) throws -> QueryPredicate {
         guard items.count <= Self.maxListElements else { throw ParseError(102, "Too many elements in a $all list.") }
         let regexCount = items.filter { $0.objectValue?["$regex"] != nil }.count
         if regexCount > 0 && regexCount != items.count {
             throw ParseError(107, "All $all values must be of regex type or none: \(JSON.array(items).serialized())")
         }
-        if items.isEmpty { return "\(ref.typeExpr) = 'array'" }
-        var parts: [String] = []
+        var elements: [ElementMatch] = []
         for item in items {
             if let r = item.objectValue, let pattern = r["$regex"]?.stringValue {
                 let program = try ParseRegex.compile(pattern, options: try regexOptions(r["$options"]))
                 guard let lit = program.literal else {
                     throw ParseError(102, "Unsupported regular expression feature.")
                 }
-                let alias = nextAlias()
-                let inner = literalMatch(MatchTarget(element: alias), lit)
-                parts.append("EXISTS (SELECT 1 FROM json_each(o.data, \(SQLPath.path(ref.path))) AS \(alias) WHERE \(inner))")
+                elements.append(.literal(lit))
             } else {
-                let a = try Atom.from(item)
-                let alias = nextAlias()
-                let inner = scalar(MatchTarget(element: alias), a, "=")
-                parts.append("EXISTS (SELECT 1 FROM json_each(o.data, \(SQLPath.path(ref.path))) AS \(alias) WHERE \(inner))")
+                elements.append(.equals(try Atom.from(item)))
             }
         }
-        return "\(ref.typeExpr) = 'array' AND " + parts.joined(separator: " AND ")
+        return .containsAll(ref, elements)
     }
 
-    private mutating func regex(_ ref: FieldRef, _ pattern: String, options: String, topLevel: Bool) throws -> String {
+    private mutating func regex(_ ref: FieldRef, _ pattern: String, options: String, topLevel: Bool) throws -> QueryPredicate {
         guard pattern.utf8.count <= 4096 else { throw ParseError(102, "Regular expression is too long.") }
         let program = try ParseRegex.compile(pattern, options: options)
-        if let lit = program.literal {
-            if ref.isColumn { return literalMatch(MatchTarget(ref), lit) }
-            return arrayAware(ref, wholeValueToo: true) { c, t in c.literalMatch(t, lit) }
-        }
+        if let lit = program.literal { return .matchesLiteral(ref, lit) }
         guard topLevel else { throw ParseError(102, "Unsupported regular expression feature.") }
-        let path = ref.path
-        residual.append { QueryRunner.residualMatch($0, path, program) }
-        return "1"
-    }
-
-    /// A regex that is one literal with optional anchors, as plain string comparisons.
-    mutating func literalMatch(_ t: MatchTarget, _ lit: RegexLiteral) -> String {
-        let value = lit.caseInsensitive ? "lower(\(t.value))" : t.value
-        let text = lit.caseInsensitive ? lit.text.lowercased() : lit.text
-        let guardType = "\(t.type) = 'text'"
-        if text.isEmpty { return guardType }
-        args.append(.text(text))
-        let n = text.count
-        switch (lit.anchoredStart, lit.anchoredEnd) {
-        case (true, true): return "(\(guardType) AND \(value) = ?)"
-        case (true, false): return "(\(guardType) AND substr(\(value), 1, \(n)) = ?)"
-        case (false, true): return "(\(guardType) AND substr(\(value), -\(n)) = ? AND length(\(value)) >= \(n))"
-        case (false, false): return "(\(guardType) AND instr(\(value), ?) > 0)"
-        }
+        residual.append(.regex(JSONPath(ref.path), program))
+        return .constant(true)
     }
 }

@@ -1,7 +1,8 @@
 import Core
+import Foundation
 
-/// Thrown when a `$text` query needs an FTS index that does not exist yet; the caller creates it in a
-/// write job and runs the query again (spec §7.8).
+/// Thrown when a `$text` query needs a full-text index that does not exist yet; the caller creates it in
+/// a write job and runs the query again (spec §7.8).
 struct TextIndexMissing: Error {
     let className: String
     let field: String
@@ -9,7 +10,7 @@ struct TextIndexMissing: Error {
 
 extension WhereCompiler {
     /// `{"$search":{"$term":...,"$language"?,"$caseSensitive"?,"$diacriticSensitive"?}}`
-    mutating func text(_ ref: FieldRef, _ operand: JSON) throws -> String {
+    mutating func text(_ ref: FieldRef, _ operand: JSON) throws -> QueryPredicate {
         guard let search = operand["$search"]?.objectValue else { throw ParseError(107, "bad $text: $search, should be object") }
         guard let term = search["$term"]?.stringValue else { throw ParseError(107, "bad $text: $term, should be string") }
         if let l = search["$language"], l.stringValue == nil { throw ParseError(107, "bad $text: $language, should be string") }
@@ -17,26 +18,23 @@ extension WhereCompiler {
             if let v = search[k], v.boolValue == nil { throw ParseError(107, "bad $text: \(k), should be boolean") }
         }
         guard textSearch == nil else { throw ParseError(102, "Only one $text constraint is allowed in a query.") }
-        guard ref.path.count == 1, case .string? = ref.type, let field = ref.path.first else { return "0" }
+        guard ref.path.count == 1, case .string? = ref.type, let field = ref.path.first else { return .constant(false) }
         guard try tx.textFields(className).contains(field) else { throw TextIndexMissing(className: className, field: field) }
-        let (match, positives) = Self.ftsQuery(term)
-        guard !match.isEmpty else { return "0" }
-        textSearch = (field, match)
+        let terms = Self.searchTerms(term)
+        // Without a word or phrase nothing can match (exclusions alone select nothing).
+        guard !terms.words.isEmpty || !terms.phrases.isEmpty else { return .constant(false) }
+        let found = TextSearch(className: className, field: field, words: terms.words, phrases: terms.phrases,
+                               excluded: terms.excluded)
+        textSearch = found
         if search["$caseSensitive"]?.boolValue == true || search["$diacriticSensitive"]?.boolValue == true {
-            let words = positives
-            residual.append { o in
-                guard let s = o.data[field]?.stringValue else { return false }
-                return words.allSatisfy { s.contains($0) }
-            }
+            // The index folds case and diacritics; the exact forms are checked on the candidates.
+            residual.append(.containsAll(field: field, words: terms.words + terms.phrases))
         }
-        args.append(.text(match))
-        let table = SQLiteTransaction.ftsTable(className, field)
-        return "o.seq IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)"
+        return .textSearch(found)
     }
 
-    /// MongoDB `$search` semantics as an FTS5 expression built only from quoted strings: words are OR-ed,
-    /// "quoted phrases" are required, -words are excluded. Returns the expression and the positive terms.
-    static func ftsQuery(_ term: String) -> (String, [String]) {
+    /// MongoDB `$search` semantics: words are OR-ed, "quoted phrases" are required, -words are excluded.
+    static func searchTerms(_ term: String) -> (words: [String], phrases: [String], excluded: [String]) {
         var words: [String] = [], phrases: [String] = [], negated: [String] = []
         var chars = Substring(term)
         while let c = chars.first {
@@ -55,13 +53,6 @@ extension WhereCompiler {
                 chars = chars[end...]
             }
         }
-        func quote(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        var expr = ""
-        if !words.isEmpty { expr = "(" + words.map(quote).joined(separator: " OR ") + ")" }
-        for p in phrases { expr += (expr.isEmpty ? "" : " AND ") + quote(p) }
-        if !expr.isEmpty { for n in negated { expr += " NOT " + quote(n) } }
-        return (expr, words + phrases)
+        return (words, phrases, negated)
     }
 }
-
-import Foundation

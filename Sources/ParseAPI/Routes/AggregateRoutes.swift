@@ -51,12 +51,11 @@ enum AggregateRoutes {
                        _ body: (StoredObject, ClassSchema?) throws -> Void) throws {
         guard let schema = try Schemas.load(cls, tx) else { return }
         var compiler = WhereCompiler(className: cls, schema: schema, caller: .master, protectedFields: [], tx: tx, config: config)
-        let cond = try compiler.compile(w)
-        var q = CompiledQuery(className: cls)
-        q.add(cond, compiler.args)
+        var query = QueryPlan(className: cls)
+        query.conditions = [try compiler.compile(w)]
         let residual = compiler.residual
-        try tx.stream(q) { o in
-            if residual.allSatisfy({ $0(o) }) { try body(o, schema) }
+        try tx.stream(query) { o in
+            if residual.allSatisfy({ $0.matches(o) }) { try body(o, schema) }
             return true
         }
     }

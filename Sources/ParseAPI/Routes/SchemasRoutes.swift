@@ -132,8 +132,7 @@ enum SchemasRoutes {
                     schema.indexes[indexName] = spec
                     continue
                 }
-                let exprs = try IndexExpressions.indexExpressions(fieldsSpec, schema: schema)
-                try tx.createIndex(name: indexName, className: name, expressions: exprs)
+                try tx.createIndex(name: indexName, className: name, keys: try IndexKeys.keys(fieldsSpec, schema: schema))
                 schema.indexes[indexName] = spec
             }
         }

@@ -70,16 +70,17 @@ protocol ParseTransaction: AnyObject {
     func count(_ className: String) throws -> Int
     /// Objects of `className` whose data at `path` (a hidden or plain top-level key) equals `value`.
     func find(_ className: String, path: [String], equals value: SQLScalar, limit: Int) throws -> [StoredObject]
-    func run(_ query: CompiledQuery) throws -> [StoredObject]
+    /// The objects a planned query selects, in its order, with its page.
+    func run(_ query: QueryPlan) throws -> [StoredObject]
     /// `run`, with the objects written to `out` as JSON, separated by commas: each object whose stored text
     /// renders as it is (`PlainObjectBytes`) straight from its row, the others through `render`.
-    func runPlain(_ query: CompiledQuery, into out: inout [UInt8], render: (StoredText) throws -> [UInt8]) throws
-    func runCount(_ query: CompiledQuery) throws -> Int
-    /// Streams the query's rows in order (limit/skip ignored); `body` returns false to stop.
-    func stream(_ query: CompiledQuery, _ body: (StoredObject) throws -> Bool) throws
+    func runPlain(_ query: QueryPlan, into out: inout [UInt8], render: (StoredText) throws -> [UInt8]) throws
+    /// How many objects the query's conditions select (order and page ignored).
+    func runCount(_ query: QueryPlan) throws -> Int
+    /// Streams the query's objects in order (limit/skip ignored); `body` returns false to stop.
+    func stream(_ query: QueryPlan, _ body: (StoredObject) throws -> Bool) throws
     /// Runs `body` with its statements interrupted once `seconds` have passed (throws error 124 then).
     func withTimeLimit(seconds: Double, _ body: () throws -> Void) throws
-    func runScalars(_ sql: String, _ args: [SQLScalar]) throws -> [SQLScalar]
 
     // Relations
     func addRelation(ownerClass: String, field: String, ownerId: String, memberClass: String, memberIds: [String]) throws
@@ -118,11 +119,12 @@ protocol ParseTransaction: AnyObject {
     func syncText(_ className: String, _ objectId: String, _ data: JSONObject?) throws
     /// Removes FTS data of a class: rows only (purge) or the tables too (drop).
     func clearText(_ className: String, drop: Bool) throws
-    /// Relevance (-bm25, higher is better) of the given objects for an FTS match expression.
-    func textScores(_ className: String, _ field: String, match: String, ids: [String]) throws -> [String: Double]
+    /// Relevance (higher is better) of the given objects for a search.
+    func textScores(_ search: TextSearch, ids: [String]) throws -> [String: Double]
 
     // Indexes
-    func createIndex(name: String, className: String, expressions: [String]) throws
+    /// Creates a declared index of a class (spec §14.5) on the keys, in order.
+    func createIndex(name: String, className: String, keys: [IndexKey]) throws
     func dropIndex(name: String, className: String) throws
 }
 

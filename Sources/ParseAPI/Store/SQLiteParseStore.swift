@@ -96,15 +96,6 @@ final class SQLiteTransaction: ParseTransaction {
         }
     }
 
-    func scalar(_ v: SQLValue) -> SQLScalar {
-        switch v {
-        case .integer(let i): return .integer(i)
-        case .real(let d): return .real(d)
-        case .text(let t): return .text(t)
-        default: return .null
-        }
-    }
-
     /// The parsed objects of a statement selecting `objectColumns`.
     func objects(_ sql: String, _ args: [SQLValue]) throws -> [StoredObject] {
         var objects: [StoredObject] = []
@@ -134,14 +125,14 @@ final class SQLiteTransaction: ParseTransaction {
 
     /// One statement for a GET by id: the object row, with the class's schema columns as scalar subqueries
     /// (a join measured three times slower in SQLite) and the query path's ACL condition
-    /// (`WhereCompiler.aclCondition`) evaluated on the row. `fields` is NOT NULL, so a NULL there means the
-    /// class has no stored schema.
+    /// (`SQLiteQueryRenderer.aclCondition`) evaluated on the row. `fields` is NOT NULL, so a NULL there
+    /// means the class has no stored schema.
     func schemaAndObject(_ className: String, _ objectId: String, caller: Caller) throws -> SchemaAndObject? {
         var args: [SQLValue] = [.text(className), .text(objectId)]
         var sql = Self.schemaAndObjectSQL.master
-        if let (_, group) = WhereCompiler.aclCondition(caller, placeholder: "?3") {
+        if !caller.readsAsMaster {
             sql = Self.schemaAndObjectSQL.acl
-            args.append(value(group))
+            args.append(value(SQLiteQueryRenderer.aclArgument(ReaderGroup(caller))))
         }
         var found: SchemaAndObject?
         try db.forEachRow(sql, args) { row in
@@ -164,7 +155,7 @@ final class SQLiteTransaction: ParseTransaction {
                 + "\(objectColumns), \(readable) AS readable FROM parse_objects o WHERE o.class = ?1 AND o.id = ?2"
         }
         // Numbered: a bare `?` in the select list would take number 2, before the WHERE's ?1 and ?2.
-        return (sql(readable: "1"), sql(readable: "(\(WhereCompiler.aclConditionSQL(placeholder: "?3")))"))
+        return (sql(readable: "1"), sql(readable: "(\(SQLiteQueryRenderer.aclConditionSQL(placeholder: "?3")))"))
     }()
 
     func objects(_ className: String, ids: [String]) throws -> [StoredObject] {
@@ -215,7 +206,8 @@ final class SQLiteTransaction: ParseTransaction {
         var q = CompiledQuery(className: className)
         q.add("\(SQLPath.type(path: [field])) IS NOT NULL")
         // Collected first: rows are rewritten one by one with the field removed.
-        for var o in try run(q) {
+        let (sql, args) = pagedSQL(q)
+        for var o in try objects(sql, args) {
             o.data[field] = nil
             try update(o)
         }
@@ -239,13 +231,13 @@ final class SQLiteTransaction: ParseTransaction {
         return (sql, args)
     }
 
-    func run(_ q: CompiledQuery) throws -> [StoredObject] {
-        let (sql, args) = pagedSQL(q)
+    func run(_ plan: QueryPlan) throws -> [StoredObject] {
+        let (sql, args) = pagedSQL(SQLiteQueryRenderer.compile(plan))
         return try objects(sql, args)
     }
 
-    func runPlain(_ q: CompiledQuery, into out: inout [UInt8], render: (StoredText) throws -> [UInt8]) throws {
-        let (sql, args) = pagedSQL(q)
+    func runPlain(_ plan: QueryPlan, into out: inout [UInt8], render: (StoredText) throws -> [UInt8]) throws {
+        let (sql, args) = pagedSQL(SQLiteQueryRenderer.compile(plan))
         var first = true
         try db.forEachRow(sql, args) { row in
             if !first { out.append(UInt8(ascii: ",")) }
@@ -264,29 +256,32 @@ final class SQLiteTransaction: ParseTransaction {
     }
 
     /// The statement of `run`: the query's order, then creation order, with its page.
-    private func pagedSQL(_ q: CompiledQuery) -> (String, [SQLValue]) {
-        var (sql, args) = selectSQL(q, columns: Self.objectColumns)
-        sql += " ORDER BY " + (q.order + ["o.seq"]).joined(separator: ", ")
-        args += q.orderArgs.map(value)
+    func pagedSQL(_ q: CompiledQuery) -> (String, [SQLValue]) {
+        var (sql, args) = streamSQL(q)
         // LIMIT -1 is SQLite's "no limit", needed when only OFFSET is given.
         sql += " LIMIT ? OFFSET ?"
         args += [.integer(Int64(q.limit ?? -1)), .integer(Int64(q.skip))]
         return (sql, args)
     }
 
-    func stream(_ q: CompiledQuery, _ body: (StoredObject) throws -> Bool) throws {
-        var (sql, args) = selectSQL(q, columns: Self.objectColumns)
-        sql += " ORDER BY " + (q.order + ["o.seq"]).joined(separator: ", ")
-        args += q.orderArgs.map(value)
+    func stream(_ plan: QueryPlan, _ body: (StoredObject) throws -> Bool) throws {
+        let (sql, args) = streamSQL(SQLiteQueryRenderer.compile(plan))
         try db.forEachRow(sql, args) { row in try body(try StoredText(columns: row).decoded()) }
     }
 
-    func runCount(_ q: CompiledQuery) throws -> Int {
-        let (sql, args) = selectSQL(q, columns: "count(*) AS n")
+    /// The statement of `stream`: the query's order, then creation order.
+    func streamSQL(_ q: CompiledQuery) -> (String, [SQLValue]) {
+        var (sql, args) = selectSQL(q, columns: Self.objectColumns)
+        sql += " ORDER BY " + (q.order + ["o.seq"]).joined(separator: ", ")
+        args += q.orderArgs.map(value)
+        return (sql, args)
+    }
+
+    func runCount(_ plan: QueryPlan) throws -> Int {
+        let (sql, args) = countSQL(SQLiteQueryRenderer.compile(plan))
         return Int(try db.queryOne(sql, args)?["n"].int64 ?? 0)
     }
 
-    func runScalars(_ sql: String, _ args: [SQLScalar]) throws -> [SQLScalar] {
-        try db.query(sql, args.map(value)).map { scalar($0[0]) }
-    }
+    /// The statement of `runCount`.
+    func countSQL(_ q: CompiledQuery) -> (String, [SQLValue]) { selectSQL(q, columns: "count(*) AS n") }
 }

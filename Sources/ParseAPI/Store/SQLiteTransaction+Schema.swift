@@ -84,8 +84,9 @@ extension SQLiteTransaction {
     // MARK: Indexes
 
     /// Index names are validated (`^[A-Za-z0-9_]{1,64}$`) and class names too, so quoting is enough;
-    /// the expressions are the compiler's own (built from validated field names).
-    func createIndex(name: String, className: String, expressions: [String]) throws {
+    /// the expressions are the query renderer's own (built from validated field names).
+    func createIndex(name: String, className: String, keys: [IndexKey]) throws {
+        let expressions = keys.map(SQLiteQueryRenderer.indexExpression)
         let sqlName = Self.indexName(name, className)
         let classLiteral = SQLPath.classLiteral(className)
         // The expression alone is the key (partial on the class): with exact statistics

@@ -55,9 +55,10 @@ extension SQLiteTransaction {
         if drop { try db.run("DELETE FROM parse_fts_fields WHERE class = ?", [.text(className)]) }
     }
 
-    func textScores(_ className: String, _ field: String, match: String, ids: [String]) throws -> [String: Double] {
+    func textScores(_ search: TextSearch, ids: [String]) throws -> [String: Double] {
         guard !ids.isEmpty else { return [:] }
-        let table = Self.ftsTable(className, field)
+        let className = search.className, match = SQLiteQueryRenderer.ftsExpression(search)
+        let table = Self.ftsTable(className, search.field)
         let list = JSON.array(ids.map { .string($0) }).serialized()
         var out: [String: Double] = [:]
         for row in try db.query("SELECT o.id AS id, -bm25(\(table)) AS score FROM \(table) JOIN parse_objects o ON o.seq = "

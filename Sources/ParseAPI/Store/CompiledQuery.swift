@@ -1,4 +1,4 @@
-/// A query compiled to SQL over `parse_objects` (table alias `o`): WHERE terms, ORDER BY terms and
+/// A `QueryPlan` rendered as SQL over `parse_objects` (table alias `o`): WHERE terms, ORDER BY terms and
 /// paging. Every value is a bound parameter; identifiers come from validated names only.
 struct CompiledQuery: Sendable {
     var className: String

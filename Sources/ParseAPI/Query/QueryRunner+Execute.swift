@@ -1,0 +1,62 @@
+import Core
+import Foundation
+
+extension QueryRunner {
+    /// What the store returned: objects, or their serialized text for a plain answer, and the count.
+    struct Fetched {
+        var objects: [StoredObject] = []
+        var serialized: [UInt8] = []
+        var count: Int?
+    }
+
+    /// Step 5: the store runs the plan. The time budget (spec §7.11) holds inside the store too: a long
+    /// single step (an unindexed scan that matches nothing) is interrupted there and answered with 124.
+    func execute(_ planned: FindPlan, _ q: QueryOptions, plain: Bool, schema: ClassSchema?) throws -> Fetched {
+        var fetched = Fetched()
+        try tx.withTimeLimit(seconds: config.queryTimeoutSeconds) {
+            if planned.residual.isEmpty {
+                fetched = try fetchPage(planned.query, q, plain: plain, schema: schema)
+            } else {
+                fetched = try fetchFiltered(planned, q)
+            }
+        }
+        return fetched
+    }
+
+    /// The page and the count, both from the store.
+    private func fetchPage(_ query: QueryPlan, _ q: QueryOptions, plain: Bool, schema: ClassSchema?) throws -> Fetched {
+        var fetched = Fetched()
+        if !(q.count && q.limit == 0) {
+            if plain {
+                fetched.serialized.reserveCapacity(4096)
+                let plainRenderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)
+                try tx.runPlain(query, into: &fetched.serialized) { text in
+                    JSON.object(plainRenderer.render(try text.decoded())).serializedBytes()
+                }
+            } else {
+                fetched.objects = try tx.run(query)
+            }
+        }
+        if q.count { fetched.count = try tx.runCount(query) }
+        return fetched
+    }
+
+    /// Candidates streamed in order and checked by the residual filters; paging and count are exact.
+    private func fetchFiltered(_ planned: FindPlan, _ q: QueryOptions) throws -> Fetched {
+        var fetched = Fetched()
+        var matched = 0, seen = 0
+        let residual = planned.residual
+        // The time budget (spec §7.11) is checked between streamed rows.
+        let deadline = Date().addingTimeInterval(config.queryTimeoutSeconds)
+        try tx.stream(planned.query) { o in
+            seen += 1
+            if seen % 64 == 0, Date() > deadline { throw ParseError(124, "Query timed out.") }
+            guard residual.allSatisfy({ $0.matches(o) }) else { return true }
+            matched += 1
+            if matched > q.skip && fetched.objects.count < q.limit { fetched.objects.append(o) }
+            return q.count || fetched.objects.count < q.limit
+        }
+        if q.count { fetched.count = matched }
+        return fetched
+    }
+}
