@@ -17,6 +17,23 @@ public enum ComparisonOperator: Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// From a symbol (`=`, `<`, `<=`, `>`, `>=`), as SQL-like languages such as BQL spell them.
+    public init?(symbol: String) {
+        guard let op = Self.allCases.first(where: { $0.symbol == symbol }) else { return nil }
+        self = op
+    }
+
+    /// The symbol.
+    public var symbol: String {
+        switch self {
+        case .equal: return "="
+        case .lessThan: return "<"
+        case .lessThanOrEqual: return "<="
+        case .greaterThan: return ">"
+        case .greaterThanOrEqual: return ">="
+        }
+    }
+
     /// The MongoDB-style name.
     public var mongoName: String {
         switch self {

@@ -8,6 +8,11 @@ final class ComparisonTests: XCTestCase {
         XCTAssertEqual(ComparisonOperator(mongoName: "$lte"), .lessThanOrEqual)
         XCTAssertNil(ComparisonOperator(mongoName: "$ne"))
         XCTAssertNil(ComparisonOperator(mongoName: "lt"))
+        for op in ComparisonOperator.allCases { XCTAssertEqual(ComparisonOperator(symbol: op.symbol), op) }
+        XCTAssertEqual(ComparisonOperator(symbol: ">="), .greaterThanOrEqual)
+        XCTAssertEqual(ComparisonOperator.lessThan.symbol, "<")
+        XCTAssertNil(ComparisonOperator(symbol: "!="))
+        XCTAssertNil(ComparisonOperator(symbol: "=="))
     }
 
     func testKeysOrderByFamilyThenNumberThenText() {

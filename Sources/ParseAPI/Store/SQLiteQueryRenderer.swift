@@ -115,15 +115,8 @@ struct SQLiteQueryRenderer {
         return "je\(aliasCounter)"
     }
 
-    static func symbol(_ op: ComparisonOperator) -> String {
-        switch op {
-        case .equal: return "="
-        case .lessThan: return "<"
-        case .lessThanOrEqual: return "<="
-        case .greaterThan: return ">"
-        case .greaterThanOrEqual: return ">="
-        }
-    }
+    /// SQL writes the comparisons as their symbols.
+    static func symbol(_ op: ComparisonOperator) -> String { op.symbol }
 
     static func columnExpr(_ column: Column) -> String {
         switch column {
