@@ -67,7 +67,7 @@ final class RawClient {
         return true
     }
 
-    private func readLine() throws -> String {
+    func readLine() throws -> String {
         while true {
             if let index = buffer.firstIndex(of: 10), index > 0, buffer[index - 1] == 13 {
                 let line = String(decoding: buffer[0..<(index - 1)], as: UTF8.self)
@@ -78,7 +78,7 @@ final class RawClient {
         }
     }
 
-    private func readExactly(_ count: Int) throws -> [UInt8] {
+    func readExactly(_ count: Int) throws -> [UInt8] {
         while buffer.count < count {
             guard fill() else { throw ClientError.closed }
         }

@@ -251,7 +251,8 @@ extension Connection {
     }
 
     /// The server is shutting down: idle connections close now, parked requests are answered with their
-    /// timeout response, streams end, everything else closes after its response.
+    /// timeout response, streams end (through their `onEnd` handler when they have one), everything else
+    /// closes after its response.
     func drain() {
         switch phase {
         case .readingHead where input.count == inputStart:
@@ -260,10 +261,7 @@ extension Connection {
             if let parked = current?.parked { context.workers.submit { parked.serverShutdown() } }
         case .writing:
             keepAlive = false
-            if let stream, !streamEnded {
-                finishStream()
-                context.workers.submit { stream.clientGone() }
-            }
+            endStreamByServer(.shutdown)
         default:
             keepAlive = false
         }

@@ -49,6 +49,7 @@ extension Connection {
         current?.status = code
         current?.responseStarted = loop.now
         current?.bytesSent = body.knownLength ?? 0
+        streamTimers = nil
         if case .stream(let producer) = body {
             let token = StreamToken(connection: id, sequence: sequence)
             let writer = StreamWriter(sink: loop, token: token)
@@ -140,6 +141,13 @@ extension Connection {
     /// A chunk of a streamed body arrived from the producer.
     func streamChunk(_ bytes: [UInt8], token: StreamToken) {
         guard phase == .writing, token.sequence == sequence, !streamEnded, !bytes.isEmpty else { return }
+        appendStreamBytes(bytes)
+        if streamTimers != nil { streamTimers?.producerWrote(at: loop.now) }
+        flush()
+    }
+
+    /// Queues bytes of a streamed body, framed as a chunk when the body is chunked.
+    func appendStreamBytes(_ bytes: [UInt8]) {
         current?.bytesSent += bytes.count
         if streamChunked {
             appendOutput(Array("\(String(bytes.count, radix: 16))\r\n".utf8))
@@ -148,12 +156,12 @@ extension Connection {
         } else {
             appendOutput(bytes)
         }
-        flush()
     }
 
-    /// The producer finished the stream.
-    func streamEnded(token: StreamToken) {
+    /// The producer finished the stream, after a last chunk when `lastChunk` is not empty.
+    func streamEnded(token: StreamToken, lastChunk: [UInt8] = []) {
         guard phase == .writing, token.sequence == sequence, !streamEnded else { return }
+        if !lastChunk.isEmpty { appendStreamBytes(lastChunk) }
         finishStream()
         flush()
     }
@@ -178,6 +186,7 @@ extension Connection {
         state.discardBody()
         current = nil
         stream = nil
+        streamTimers = nil
         if !keepAlive || loop.draining {
             closeAfterResponse()
             return

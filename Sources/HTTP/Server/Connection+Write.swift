@@ -8,7 +8,9 @@ extension Connection {
             if pending > 0 || !outExtra.isEmpty {
                 switch writeQueued() {
                 case .progress: continue
-                case .wouldBlock: return
+                case .wouldBlock:
+                    armWriteDeadline()
+                    return
                 case .failed:
                     close()
                     return
@@ -17,7 +19,9 @@ extension Connection {
             if file != nil {
                 switch sendFileChunk() {
                 case .progress: continue
-                case .wouldBlock: return
+                case .wouldBlock:
+                    armWriteDeadline()
+                    return
                 case .failed:
                     close()
                     return
@@ -30,8 +34,15 @@ extension Connection {
         if streamEnded {
             responseFinished()
         } else {
-            deadline = loop.now &+ context.idleTimeoutNanos
+            // A feed (a stream with timers) may stay silent for longer than the idle time-out; only a
+            // client that stops reading its output is timed out (`armWriteDeadline`).
+            deadline = streamTimers == nil ? loop.now &+ context.idleTimeoutNanos : 0
         }
+    }
+
+    /// The socket is full: a response whose writing has no deadline (a feed) gets the idle time-out now.
+    private func armWriteDeadline() {
+        if deadline == 0 && phase == .writing { deadline = loop.now &+ context.idleTimeoutNanos }
     }
 
     enum WriteOutcome { case progress, wouldBlock, failed }

@@ -65,6 +65,8 @@ final class Connection: @unchecked Sendable {
     var stream: StreamWriter?
     var streamChunked = false
     var streamEnded = true
+    /// Heartbeat and deadline of a long-lived stream (nil for other responses).
+    var streamTimers: StreamTimers?
     var keepAlive = true
     /// Guards the socket between the loop and a worker sending a response directly: 0 free, 1 a worker is
     /// sending, 2 closed. Closing waits for a send in progress, so a worker can never write to a reused fd.

@@ -76,8 +76,10 @@ extension EventLoop {
             connections[token.connection]?.deliverParked(response, token: token)
         case .chunk(let token, let bytes):
             connections[token.connection]?.streamChunk(bytes, token: token)
-        case .streamEnd(let token):
-            connections[token.connection]?.streamEnded(token: token)
+        case .streamEnd(let token, let lastChunk):
+            connections[token.connection]?.streamEnded(token: token, lastChunk: lastChunk)
+        case .streamTimer(let token, let timer):
+            connections[token.connection]?.streamTimerSet(timer, token: token)
         case .stopAccepting(let done):
             stopListening()
             done.signal()
@@ -108,6 +110,8 @@ extension EventLoop {
 
 extension EventLoop: ResponseSink {
     func streamChunk(_ bytes: [UInt8], token: StreamToken) { post(.chunk(token, bytes)) }
-    func streamFinished(token: StreamToken) { post(.streamEnd(token)) }
+    func streamFinished(token: StreamToken) { post(.streamEnd(token, [])) }
+    func streamFinished(token: StreamToken, lastChunk: [UInt8]) { post(.streamEnd(token, lastChunk)) }
+    func streamTimer(_ timer: StreamTimer, token: StreamToken) { post(.streamTimer(token, timer)) }
     func parkedCompleted(_ response: HTTPResponse, token: StreamToken) { post(.parked(token, response)) }
 }

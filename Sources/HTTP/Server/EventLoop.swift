@@ -11,7 +11,9 @@ final class EventLoop: @unchecked Sendable {
         case reply(Connection, UInt64, RequestJob.Outcome)
         case parked(StreamToken, HTTPResponse)
         case chunk(StreamToken, [UInt8])
-        case streamEnd(StreamToken)
+        /// The end of a stream, after its last chunk (empty: none).
+        case streamEnd(StreamToken, [UInt8])
+        case streamTimer(StreamToken, StreamTimer)
         case stopAccepting(DispatchSemaphore)
         case drain
         case stop
@@ -212,12 +214,17 @@ final class EventLoop: @unchecked Sendable {
         return min(Int32(min(millis, 60_000)), cap)
     }
 
-    /// Fires due parked-request timers and, every `sweepInterval`, checks connection deadlines.
+    /// Fires due parked-request and stream timers and, every `sweepInterval`, checks connection deadlines.
     private func tick() {
         let now = Sys.monotonicNanos()
         context.workers.nudge(now: now)
         while let entry = timers.popDue(now: now) {
-            connections[entry.token.connection]?.parkTimerFired(entry.token)
+            guard let connection = connections[entry.token.connection] else { continue }
+            switch entry.kind {
+            case .park: connection.parkTimerFired(entry.token)
+            case .heartbeat: connection.heartbeatDue(entry.token, now: now)
+            case .streamDeadline: connection.streamDeadlineDue(entry.token, now: now)
+            }
         }
         if now >= nextSweep {
             nextSweep = now + sweepInterval

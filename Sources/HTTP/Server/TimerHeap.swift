@@ -1,9 +1,20 @@
-/// A min-heap of deadlines for parked requests. Entries are never removed early: a fired entry whose
-/// connection moved on is recognised by its token and ignored, which keeps completion O(1).
+/// A min-heap of deadlines for parked requests and long-lived streams. Entries are never removed early: a
+/// fired entry whose connection moved on is recognised by its token and ignored, which keeps completion O(1).
 struct TimerHeap {
+    /// What a deadline is for.
+    enum Kind {
+        /// A parked request's time-out.
+        case park
+        /// A stream's next heartbeat check.
+        case heartbeat
+        /// A stream's deadline check.
+        case streamDeadline
+    }
+
     struct Entry {
         let deadline: UInt64
         let token: StreamToken
+        var kind: Kind = .park
     }
 
     private var entries: [Entry] = []
