@@ -40,6 +40,9 @@ let package = Package(
         .target(name: "Files", dependencies: ["HTTP", "Storage"], swiftSettings: strict),
         // Shared by the APIs' query compilers: the safe regex engine, JSON paths, comparison rules. No SQL.
         .target(name: "QueryKit", dependencies: ["Core"], swiftSettings: strict),
+        // Requests parked until Storage's change events wake them (long polls, continuous feeds): above
+        // HTTP and Storage, which must not know each other.
+        .target(name: "ChangeFeed", dependencies: ["HTTP", "Storage"], swiftSettings: strict),
         .target(name: "ParseAPI",
                 dependencies: ["Core", "HTTP", "Storage", "Auth", "Files", "QueryKit", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
@@ -67,6 +70,7 @@ let package = Package(
         .testTarget(name: "FilesTests", dependencies: ["Files", "HTTP", "Storage", .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),
         .testTarget(name: "QueryKitTests", dependencies: ["QueryKit", "Core"], swiftSettings: strict),
+        .testTarget(name: "ChangeFeedTests", dependencies: ["ChangeFeed", "HTTP", "Storage"], swiftSettings: strict),
         .testTarget(name: "ParseAPITests", dependencies: ["ParseAPI", "Core"], swiftSettings: strict),
         .testTarget(name: "DatastoreAPITests", dependencies: ["DatastoreAPI", "Core", "Auth"], swiftSettings: strict),
         .testTarget(name: "BackbeamAPITests", dependencies: ["BackbeamAPI", "Core"], swiftSettings: strict),
