@@ -47,7 +47,7 @@ let package = Package(
                 dependencies: ["Core", "HTTP", "Storage", "Auth", "Files", "QueryKit", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .target(name: "DatastoreAPI",
-                dependencies: ["Core", "HTTP", "Storage", "Auth", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["Core", "HTTP", "Storage", "Auth", "ChangeFeed", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // Backbeam: for now only the storage- and HTTP-independent core (signature, BQL, wire forms).
         .target(name: "BackbeamAPI", dependencies: ["Core"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import ChangeFeed
 import Core
 import HTTP
 import Storage
@@ -13,8 +14,8 @@ public final class DatastoreService: Sendable {
     private let serverAdmin: ServerAdmin?
 
     /// Validates `config` (the `datastore` section; throws `ConfigError` naming the key), loads the static
-    /// tokens (hashed) and starts listening for datastore change notices. The `ds_*` tables must exist.
-    /// `serverAdmin` checks the credentials of the admin routes (nil: every admin request is refused).
+    /// tokens (hashed) and starts the `await` feed over the storage's change events. The `ds_*` tables must
+    /// exist. `serverAdmin` checks the credentials of the admin routes (nil: every admin request is refused).
     public convenience init(config: JSONObject, storage: Storage, blobs: BlobStore, logger: Logger, metrics: MetricsRegistry,
                             serverAdmin: ServerAdmin? = nil) throws {
         let parsed = try DatastoreConfig(config)
@@ -33,11 +34,11 @@ public final class DatastoreService: Sendable {
         let apiMetrics = DatastoreMetrics(metrics)
         let cap = DeltaBatchCap(maxDeltas: config.maxDeltasPerResponse, maxBytes: config.maxDeltaBytesPerResponse)
         let evaluator = AwaitEvaluator(store: store, cap: cap, renderer: renderer)
-        let hub = AwaitHub(maxPerUser: config.maxAwaitsPerUser, evaluator: { evaluator.evaluate($0) },
-                           onCountChange: { apiMetrics.waiting.set(Double($0)) })
-        hub.attach(to: changes)
-        self.context = EndpointContext(store: store, hub: hub, config: config, renderer: renderer, metrics: apiMetrics,
-                                       logger: logger)
+        let awaits = LongPollFeed<AwaitRequest>(bus: changes, label: "quartet.datastore.await",
+                                                maxPerKey: config.maxAwaitsPerUser, evaluator: { evaluator.evaluate($0) },
+                                                onCountChange: { apiMetrics.waiting.set(Double($0)) })
+        self.context = EndpointContext(store: store, awaits: awaits, config: config, renderer: renderer,
+                                       metrics: apiMetrics, logger: logger)
         if !config.staticTokens.isEmpty {
             logger.warning("datastore.staticTokens is set: development tokens are accepted",
                            metadata: ["count": "\(config.staticTokens.count)"])

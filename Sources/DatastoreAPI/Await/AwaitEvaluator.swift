@@ -1,3 +1,4 @@
+import ChangeFeed
 import HTTP
 
 /// Decides what `await`s answer right now (§6.9): the list when the token differs, and per watched handle
@@ -9,23 +10,26 @@ struct AwaitEvaluator: Sendable {
     let renderer: DatastoreErrorRenderer
 
     /// Answers for the waiters that have news, by waiter id; the others keep waiting.
-    func evaluate(_ waiters: [AwaitWaiter]) -> [Int: HTTPResponse] {
+    func evaluate(_ waiters: [FeedWaiter<AwaitRequest>]) -> [Int: HTTPResponse] {
         do {
             return try store.readForAwait { reader in
                 var lowest: [String: Int64] = [:]
                 for waiter in waiters {
-                    for cursor in waiter.watch.cursors { lowest[cursor.handle] = min(lowest[cursor.handle] ?? cursor.rev, cursor.rev) }
+                    for cursor in waiter.payload.watch.cursors {
+                        lowest[cursor.handle] = min(lowest[cursor.handle] ?? cursor.rev, cursor.rev)
+                    }
                 }
                 for (handle, rev) in lowest { try reader.prefetch(handle: handle, from: rev, cap: cap) }
                 var shared: [ShareKey: HTTPResponse?] = [:]
                 var answers: [Int: HTTPResponse] = [:]
                 for waiter in waiters {
-                    let key = ShareKey(uid: waiter.user.uid, watch: waiter.watch)
+                    let request = waiter.payload
+                    let key = ShareKey(uid: request.user.uid, watch: request.watch)
                     let answer: HTTPResponse?
                     if let known = shared[key] {
                         answer = known
                     } else {
-                        answer = try self.answer(user: waiter.user, watch: waiter.watch, reader: reader)
+                        answer = try self.answer(user: request.user, watch: request.watch, reader: reader)
                         shared[key] = .some(answer)
                     }
                     if let answer { answers[waiter.id] = answer }

@@ -1,9 +1,8 @@
 import HTTP
 import Core
-import Synchronization
 
 /// `await` (§6.9): a long poll that answers at once when something holds, else parks (holding no thread)
-/// until a change notice makes it hold, or answers `{}` at the time-out.
+/// until a commit on a watched handle or the user's list makes it hold, or answers `{}` at the time-out.
 enum AwaitRoute {
     /// Most cursors in one poll.
     static let maxCursors = 1000
@@ -11,22 +10,14 @@ enum AwaitRoute {
     static func register(on group: RouteGroup, _ context: EndpointContext) {
         context.endpoint(group, "await") { call in
             let watch = try parse(call.params, maxDepth: context.config.maxJsonDepth)
-            let slot = Mutex<AwaitWaiter?>(nil)
-            let hub = context.hub
-            let parked = ParkedResponse(timeout: .seconds(context.config.awaitTimeoutSeconds)) {
-                if let waiter = slot.withLock({ $0 }) { _ = waiter.finish(); hub.remove(waiter) }
-                return WireResponse.empty
-            }
-            // Registered before the first evaluation so that a commit in between is not missed.
-            guard let waiter = hub.register(user: call.user, watch: watch, parked: parked) else {
+            guard let reply = context.awaits.wait(key: String(call.user.uid),
+                                                  cursors: DatastoreTopics.cursors(for: watch, uid: call.user.uid),
+                                                  payload: AwaitRequest(user: call.user, watch: watch),
+                                                  timeout: .seconds(context.config.awaitTimeoutSeconds),
+                                                  onTimeout: { WireResponse.empty }) else {
                 throw DatastoreAPIError.unavailable("Too many concurrent await requests")
             }
-            slot.withLock { $0 = waiter }
-            parked.onCancel { _ = waiter.finish(); hub.remove(waiter) }
-            if let response = hub.evaluate(waiter) {
-                return .response(response)
-            }
-            return .parked(parked)
+            return reply
         }
     }
 

@@ -1,3 +1,4 @@
+import ChangeFeed
 import HTTP
 import Logging
 
@@ -8,10 +9,10 @@ struct EndpointCall: Sendable {
     let user: DatastoreUser
 }
 
-/// Shared state of the endpoints (store, await hub, configuration, renderer).
+/// Shared state of the endpoints (store, await feed, configuration, renderer).
 struct EndpointContext: Sendable {
     let store: any DatastoreStore
-    let hub: AwaitHub
+    let awaits: LongPollFeed<AwaitRequest>
     let config: DatastoreConfig
     let renderer: DatastoreErrorRenderer
     let metrics: DatastoreMetrics

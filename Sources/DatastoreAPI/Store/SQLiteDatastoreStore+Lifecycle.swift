@@ -18,7 +18,7 @@ extension SQLiteDatastoreStore {
                 return CreateOutcome(handle: ds.handle, rev: ds.rev, created: false)
             }
             let handle = try Self.insertDatastore(dsid: dsid, owner: user.uid, shareable: false, db: ctx.db)
-            ctx.publish(ChangeNotice.event(handle: handle, uids: [user.uid]))
+            DatastoreTopics.publish(handle: handle, rev: 0, uids: [user.uid], in: ctx)
             return CreateOutcome(handle: handle, rev: 0, created: true)
         }, completion: completion)
     }
@@ -33,7 +33,7 @@ extension SQLiteDatastoreStore {
                 return CreateOutcome(handle: ds.handle, rev: ds.rev, created: false)
             }
             let handle = try Self.insertDatastore(dsid: dsid, owner: user.uid, shareable: true, db: ctx.db)
-            ctx.publish(ChangeNotice.event(handle: handle, uids: [user.uid]))
+            DatastoreTopics.publish(handle: handle, rev: 0, uids: [user.uid], in: ctx)
             return CreateOutcome(handle: handle, rev: 0, created: true)
         }, completion: completion)
     }
@@ -61,7 +61,7 @@ extension SQLiteDatastoreStore {
             try ctx.db.run("DELETE FROM ds_record WHERE handle = ?", [.text(handle)])
             try ctx.db.run("DELETE FROM ds_delta WHERE handle = ?", [.text(handle)])
             try ctx.db.run("DELETE FROM ds_grant WHERE handle = ?", [.text(handle)])
-            ctx.publish(ChangeNotice.event(handle: handle, uids: uids))
+            DatastoreTopics.publish(handle: handle, rev: .max, uids: uids, in: ctx)
             return .deleted
         }, completion: completion)
     }

@@ -70,7 +70,7 @@ extension SQLiteDatastoreStore {
         writerDatastores.remember(updated, for: ds.handle, after: ctx)
         // Wake the handle's watchers and the list waiters of everyone named before or after the delta.
         let touchedUids = copy.order.filter { $0.tid == AclRules.table }.compactMap { AclRules.userPrincipal($0.rid) }
-        ctx.publish(ChangeNotice.event(handle: ds.handle, uids: [ds.ownerUid] + uidsBefore + touchedUids))
+        DatastoreTopics.publish(handle: ds.handle, rev: newRev, uids: [ds.ownerUid] + uidsBefore + touchedUids, in: ctx)
         return .committed(rev: newRev)
     }
 
