@@ -142,7 +142,7 @@ extension Connection {
     func streamChunk(_ bytes: [UInt8], token: StreamToken) {
         guard phase == .writing, token.sequence == sequence, !streamEnded, !bytes.isEmpty else { return }
         appendStreamBytes(bytes)
-        if streamTimers != nil { streamTimers?.producerWrote(at: loop.now) }
+        streamTimers?.producerWrote(at: loop.now)
         flush()
     }
 

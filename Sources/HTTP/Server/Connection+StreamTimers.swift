@@ -1,5 +1,6 @@
 /// The event loop's timers of a long-lived stream: when it last wrote, its heartbeat and its deadline.
-struct StreamTimers {
+/// A class, so that a connection without one (nearly all of them) holds a single pointer for it.
+final class StreamTimers {
     var heartbeat: (nanos: UInt64, bytes: [UInt8])?
     /// The deadline's length, whether it counts from the producer's last chunk, and when it was set.
     var deadline: (nanos: UInt64, sinceLastWrite: Bool, setAt: UInt64)?
@@ -15,7 +16,7 @@ struct StreamTimers {
         lastWrite = now
     }
 
-    mutating func producerWrote(at now: UInt64) {
+    func producerWrote(at now: UInt64) {
         lastOutput = now
         lastWrite = now
     }
@@ -37,7 +38,7 @@ extension Connection {
     func streamTimerSet(_ timer: StreamTimer, token: StreamToken) {
         guard isOpenStream(token) else { return }
         let now = loop.now
-        var timers = streamTimers ?? StreamTimers(now: current?.responseStarted ?? now)
+        let timers = streamTimers ?? StreamTimers(now: current?.responseStarted ?? now)
         switch timer {
         case .heartbeat(let nanos, let bytes):
             timers.heartbeat = (nanos, bytes)
@@ -57,7 +58,7 @@ extension Connection {
     /// A heartbeat check is due: write the heartbeat when the stream was silent for its interval (and the
     /// client reads what it gets), then schedule the next check.
     func heartbeatDue(_ token: StreamToken, now: UInt64) {
-        guard isOpenStream(token), var timers = streamTimers, let heartbeat = timers.heartbeat else {
+        guard isOpenStream(token), let timers = streamTimers, let heartbeat = timers.heartbeat else {
             if token.sequence == sequence { streamTimers?.heartbeatArmed = false }
             return
         }
@@ -71,7 +72,6 @@ extension Connection {
             }
             next = now &+ heartbeat.nanos
         }
-        streamTimers = timers
         loop.timers.insert(.init(deadline: next, token: token, kind: .heartbeat))
         if now >= due { flush() }
     }
