@@ -57,17 +57,25 @@ final class FeedCore<Payload: Sendable>: Sendable {
     func register(key: String, cursors: [FeedCursor], payload: Payload, parked: ParkedResponse?) -> Waiter? {
         let result: (Waiter, Int)? = registry.withLock { reg in
             guard reg.perKey[key, default: 0] < maxPerKey else { return nil }
-            let waiter = Waiter(id: reg.nextID, key: key, payload: payload, cursors: cursors, parked: parked)
+            let id = reg.nextID
             reg.nextID += 1
-            reg.waiters[waiter.id] = waiter
-            reg.perKey[key, default: 0] += 1
-            for cursor in cursors {
-                var topic = reg.topics[cursor.topic] ?? Topic()
+            var kept = cursors
+            for (i, cursor) in cursors.enumerated() {
+                // Mutated in place: a copy of the entry would copy its dictionary of cursors on every
+                // registration.
+                if reg.topics[cursor.topic] == nil {
+                    reg.topics[cursor.topic] = Topic(subscription: subscribe(cursor.topic))
+                }
                 // A topic named twice is watched from the lower cursor.
-                topic.cursors[waiter.id] = min(topic.cursors[waiter.id] ?? cursor.after, cursor.after)
-                if topic.subscription == nil { topic.subscription = subscribe(cursor.topic) }
-                reg.topics[cursor.topic] = topic
+                let lower = min(reg.topics[cursor.topic]?.cursors[id] ?? cursor.after, cursor.after)
+                reg.topics[cursor.topic]?.cursors[id] = lower
+                // The waiter keeps the registry's copy of the name, so that thousands of waiters of one
+                // topic share one string instead of each keeping the one its request built.
+                if let index = reg.topics.index(forKey: cursor.topic) { kept[i].topic = reg.topics.keys[index] }
             }
+            let waiter = Waiter(id: id, key: key, payload: payload, cursors: kept, parked: parked)
+            reg.waiters[id] = waiter
+            reg.perKey[key, default: 0] += 1
             return (waiter, reg.waiters.count)
         }
         guard let (waiter, total) = result else { return nil }
@@ -82,13 +90,10 @@ final class FeedCore<Payload: Sendable>: Sendable {
             if let n = reg.perKey[waiter.key], n > 1 { reg.perKey[waiter.key] = n - 1 } else { reg.perKey[waiter.key] = nil }
             var unused: [ChangeSubscription] = []
             for cursor in waiter.cursors {
-                guard var topic = reg.topics[cursor.topic] else { continue }
-                topic.cursors[waiter.id] = nil
-                if topic.cursors.isEmpty {
-                    reg.topics[cursor.topic] = nil
-                    if let subscription = topic.subscription { unused.append(subscription) }
-                } else {
-                    reg.topics[cursor.topic] = topic
+                reg.topics[cursor.topic]?.cursors[waiter.id] = nil
+                if reg.topics[cursor.topic]?.cursors.isEmpty == true,
+                   let subscription = reg.topics.removeValue(forKey: cursor.topic)?.subscription {
+                    unused.append(subscription)
                 }
             }
             return (reg.waiters.count, unused)
