@@ -137,7 +137,7 @@ final class FeedServerTests: XCTestCase {
     }
 
     func testALongPollIsWokenByACommitAndTimesOutWithItsAnswer() throws {
-        let (polls, _) = try start(pollTimeout: .milliseconds(300), streamOptions: FeedStreamOptions())
+        let (polls, _) = try start(pollTimeout: .milliseconds(1500), streamOptions: FeedStreamOptions())
         let woken = try FeedClient(port: port)
         try woken.get("/poll")
         XCTAssertTrue(eventually { polls.count == 1 })
@@ -171,7 +171,7 @@ final class FeedServerTests: XCTestCase {
 
     func testAStreamSendsBacklogChangesAndHeartbeatsThenEndsWithItsClosingLine() throws {
         store.set("db", 2)
-        let options = FeedStreamOptions(heartbeat: (.milliseconds(40), Array("\n".utf8)), timeout: .milliseconds(600),
+        let options = FeedStreamOptions(heartbeat: (.milliseconds(40), Array("\n".utf8)), timeout: .seconds(2),
                                         timeoutSinceLastChunk: false)
         let (_, streams) = try start(streamOptions: options)
         let client = try FeedClient(port: port)

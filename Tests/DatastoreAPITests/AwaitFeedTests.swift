@@ -43,6 +43,9 @@ final class AwaitFeedTests: XCTestCase {
         let userTopic = DatastoreTopics.user(alice.uid)
         let listSubscription = f.storage.changes.subscribe(userTopic) { seen.add($0) }
         let created = try f.wait { f.store.getOrCreate(dsid: "default", for: alice, completion: $0) }
+        // Events are published after the completion: once the list event arrived, the creation's handle
+        // event (published before it, to no one) is past.
+        XCTAssertTrue(eventually { seen.all.count == 1 })
         let handleTopic = DatastoreTopics.handle(created.handle)
         let handleSubscription = f.storage.changes.subscribe(handleTopic) { seen.add($0) }
         let json = try JSONParser.parse("[[\"I\",\"t\",\"r1\",{\"a\":{\"I\":\"1\"}}]]")

@@ -112,12 +112,12 @@ final class ServerFeedStreamTests: XCTestCase {
     }
 
     func testAFeedOutlivesTheIdleTimeoutWhileItsOutputIsSent() throws {
-        let (server, _) = try feedServer({ $0.idleTimeout = .milliseconds(150) }) { writer in
+        let (server, _) = try feedServer({ $0.idleTimeout = .milliseconds(400) }) { writer in
             writer.onEnd { reason in writer.finish(with: Array("end \(reason)\n".utf8)) }
-            writer.endAfter(.milliseconds(700))
+            writer.endAfter(.milliseconds(1500))
         }
         let client = try openFeed(server)
-        // A plain stream this silent would be closed after 150 ms.
+        // A plain stream this silent would be closed after 400 ms.
         XCTAssertEqual(try client.readChunk(), "end timeout\n")
         XCTAssertNil(try client.readChunk())
     }
