@@ -76,6 +76,8 @@ let package = Package(
         .testTarget(name: "BackbeamAPITests", dependencies: ["BackbeamAPI", "Core"], swiftSettings: strict),
         .testTarget(name: "CouchAPITests", dependencies: ["CouchAPI", "Core"], swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Core"], swiftSettings: strict),
+        // Reads Sources/ and checks the module layers and the SQL-placement rule of docs/architecture.md.
+        .testTarget(name: "ArchitectureTests", swiftSettings: strict),
         // Black-box tests: they start the built `quartet` binary and talk to it over sockets.
         .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core"], swiftSettings: strict),
     ]
