@@ -6,4 +6,12 @@ public protocol StorageObserver: Sendable {
     func queueDepthChanged(_ depth: Int)
     /// BEGIN or COMMIT met SQLITE_BUSY (another process holds the lock) and will be retried.
     func busyRetry()
+    /// One job's body ran: for `seconds` it held the writer thread, which no other job can use meanwhile;
+    /// `failed` when it threw. The batch's BEGIN and COMMIT are not included (see `batchCommitted`).
+    func jobFinished(seconds: Double, failed: Bool)
+}
+
+extension StorageObserver {
+    /// Observers that do not track jobs ignore them.
+    public func jobFinished(seconds: Double, failed: Bool) {}
 }

@@ -6,6 +6,10 @@ extension Writer {
     /// process can hold the write lock (this one has a single writer), so these are rare and short.
     static let maxBusyRetries = 10
 
+    /// A job that holds the writer longer than this is logged with its duration: every other write of every
+    /// API waits behind it, and no request within the configured limits should take this long.
+    static let slowJobSeconds = 0.1
+
     /// One group commit: BEGIN IMMEDIATE, each job inside its own SAVEPOINT, one COMMIT (one fsync),
     /// then completions and change events in job order on the completion queue.
     func runBatch(_ batch: [WriteJob]) {
@@ -75,7 +79,9 @@ extension Writer {
         } catch {
             return JobOutcome(error: error) { _ in job.fail(error) }
         }
+        let started = DispatchTime.now().uptimeNanoseconds
         let outcome = job.perform(context)
+        noteJob(since: started, failed: outcome.error != nil)
         guard db.isInTransaction else {
             // The job's SQL (or SQLite after a fatal error) ended the shared transaction; runBatch fails
             // the whole batch with this error.
@@ -94,6 +100,17 @@ extension Writer {
         }
         rollbackJob()
         return outcome
+    }
+
+    /// Reports how long a job's body held the writer, and logs the slow ones.
+    private func noteJob(since started: UInt64, failed: Bool) {
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
+        observer?.jobFinished(seconds: seconds, failed: failed)
+        if seconds > Self.slowJobSeconds {
+            logger.warning("a write job held the writer", metadata: [
+                "milliseconds": "\(Int(seconds * 1000))", "failed": "\(failed)",
+            ])
+        }
     }
 
     private func rollbackJob() {

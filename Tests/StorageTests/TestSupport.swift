@@ -31,14 +31,17 @@ final class RecordingObserver: StorageObserver, @unchecked Sendable {
     private var _batches: [Int] = []
     private var _depths: [Int] = []
     private var _busyRetries = 0
+    private var _jobs: [(seconds: Double, failed: Bool)] = []
 
     var batches: [Int] { lock.withLock { _batches } }
     var depths: [Int] { lock.withLock { _depths } }
     var busyRetries: Int { lock.withLock { _busyRetries } }
+    var jobs: [(seconds: Double, failed: Bool)] { lock.withLock { _jobs } }
 
     func batchCommitted(jobs: Int, seconds: Double) { lock.withLock { _batches.append(jobs) } }
     func queueDepthChanged(_ depth: Int) { lock.withLock { _depths.append(depth) } }
     func busyRetry() { lock.withLock { _busyRetries += 1 } }
+    func jobFinished(seconds: Double, failed: Bool) { lock.withLock { _jobs.append((seconds, failed)) } }
 }
 
 /// A thread-safe list for collecting results from callbacks.

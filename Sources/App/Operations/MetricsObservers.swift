@@ -71,6 +71,11 @@ final class StorageMetrics: StorageObserver {
     let commitSeconds: Histogram
     let queueDepth: Gauge
     let busyRetries: Counter
+    let jobSeconds: Histogram
+    /// Job-duration buckets in seconds: a small write takes tens of microseconds, and anything past
+    /// 0.1 s (the longest a request within the configured limits should hold the writer) stands out.
+    static let jobBuckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                       0.5, 1, 2.5, 10]
     /// Batch-size buckets: powers of two up to the default maxBatchSize.
     static let batchBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
 
@@ -80,6 +85,9 @@ final class StorageMetrics: StorageObserver {
                                            buckets: HTTPMetrics.latencyBuckets)
         queueDepth = registry.gauge("quartet_storage_writer_queue_depth", help: "Write jobs waiting for the writer.")
         busyRetries = registry.counter("quartet_storage_busy_retries_total", help: "SQLITE_BUSY retries.")
+        jobSeconds = registry.histogram("quartet_storage_job_duration_seconds",
+                                        help: "Time one write job held the single writer (without the commit).",
+                                        buckets: Self.jobBuckets)
     }
 
     func batchCommitted(jobs: Int, seconds: Double) {
@@ -88,4 +96,5 @@ final class StorageMetrics: StorageObserver {
     }
     func queueDepthChanged(_ depth: Int) { queueDepth.set(Double(depth)) }
     func busyRetry() { busyRetries.increment(by: 1) }
+    func jobFinished(seconds: Double, failed: Bool) { jobSeconds.observe(seconds) }
 }
