@@ -17,11 +17,12 @@ struct ObjectWriter {
     static let maxObjectBytes = 16 << 20
 
     func create(_ className: String, _ w: WriteRequest, acl: JSONObject?? = nil) throws -> Result {
+        try WriteLimits.check(w, config)
         let existing = try Schemas.load(className, tx)
         try Schemas.requireReachable(existing, className: className, caller: caller, config: config)
         _ = try CLP.check("create", className: className, schema: existing, caller: caller)
         let (schema, changed) = try Schemas.apply(w.impliedTypes.filter { !$0.field.hasPrefix("_") }, to: existing,
-                                                  className: className, caller: caller, config: config)
+                                                  className: className, caller: caller, config: config, tx: tx)
         var data = JSONObject()
         var echo = JSONObject()
         for (path, op) in w.operations where !op.isRelation {
@@ -79,9 +80,10 @@ struct ObjectWriter {
 
     func update(_ className: String, _ objectId: String, _ w: WriteRequest, loaded: (StoredObject, ClassSchema?)? = nil)
         throws -> Result {
+        try WriteLimits.check(w, config)
         var (object, existing) = try loaded ?? loadWritable(className, objectId, op: "update")
         let (schema, changed) = try Schemas.apply(w.impliedTypes.filter { !$0.field.hasPrefix("_") }, to: existing,
-                                                  className: className, caller: caller, config: config)
+                                                  className: className, caller: caller, config: config, tx: tx)
         var echo = JSONObject()
         for (path, op) in w.operations where !op.isRelation {
             if path.count == 1 {

@@ -7,7 +7,7 @@ enum Schemas {
         if let s = try tx.schema(className) { return s }
         guard FieldNames.systemClasses.contains(className) else { return nil }
         var s = ClassSchema(className: className)
-        for (name, type) in FieldNames.builtinFields(className) { s.fields.append((name, FieldDefinition(type: type))) }
+        for (name, type) in FieldNames.builtinFields(className) { s.setField(name, FieldDefinition(type: type)) }
         return s
     }
 
@@ -22,14 +22,15 @@ enum Schemas {
         }
     }
 
-    /// Checks the implied types of a write against the schema and adds new fields.
+    /// Checks the implied types of a write against the schema and adds new fields, within the limits of
+    /// fields per class and schema changes per request (`WriteLimits`).
     /// Returns the (possibly extended) schema and whether it changed.
     static func apply(_ types: [(field: String, type: FieldType)], to existing: ClassSchema?, className: String,
-                      caller: Caller, config: ParseConfig) throws -> (ClassSchema, Bool) {
+                      caller: Caller, config: ParseConfig, tx: any ParseTransaction) throws -> (ClassSchema, Bool) {
         try requireReachable(existing, className: className, caller: caller, config: config)
         var schema = existing ?? ClassSchema(className: className, clp: nil)
         var changed = existing == nil
-        var newFields: [String] = []
+        var added = 0
         for (field, type) in types {
             if FieldNames.defaultFields.contains(field) { continue }
             if let def = schema.field(field) {
@@ -39,13 +40,15 @@ enum Schemas {
                     throw ParseError(111, "there can only be one geopoint field in a class")
                 }
                 schema.setField(field, FieldDefinition(type: type))
-                newFields.append(field)
+                added += 1
                 changed = true
             }
         }
-        if !newFields.isEmpty, existing != nil {
+        if added > 0, existing != nil {
             _ = try CLP.check("addField", className: className, schema: existing, caller: caller)
         }
+        try WriteLimits.checkClass(schema, added: added, config)
+        try WriteLimits.countSchemaChanges(added + (existing == nil ? 1 : 0), tx, config)
         return (schema, changed)
     }
 

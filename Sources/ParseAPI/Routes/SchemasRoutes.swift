@@ -50,7 +50,7 @@ enum SchemasRoutes {
         let rendered = try c.write { tx -> JSONObject in
             if try Schemas.load(name, tx) != nil { throw ParseError(103, "Class \(name) already exists.") }
             var schema = ClassSchema(className: name)
-            try apply(body, to: &schema, tx: tx, creating: true)
+            try apply(body, to: &schema, tx: tx, creating: true, config: config)
             try tx.saveSchema(schema)
             return Schemas.render(schema, config: config)
         }
@@ -65,7 +65,7 @@ enum SchemasRoutes {
         let body = c.body, config = c.config
         let rendered = try c.write { tx -> JSONObject in
             guard var schema = try Schemas.load(name, tx) else { throw ParseError(103, "Class \(name) does not exist.") }
-            try apply(body, to: &schema, tx: tx, creating: false)
+            try apply(body, to: &schema, tx: tx, creating: false, config: config)
             try tx.saveSchema(schema)
             return Schemas.render(schema, config: config)
         }
@@ -84,9 +84,14 @@ enum SchemasRoutes {
     }
 
     /// Applies `fields`, `classLevelPermissions` and `indexes`; all-or-nothing because it runs in one job.
-    static func apply(_ body: JSONObject, to schema: inout ClassSchema, tx: any ParseTransaction, creating: Bool) throws {
+    /// Each field added or deleted (and a new class) is a schema change counted against
+    /// `maxSchemaChangesPerRequest`; a deletion rewrites every object of the class.
+    static func apply(_ body: JSONObject, to schema: inout ClassSchema, tx: any ParseTransaction, creating: Bool,
+                      config: ParseConfig) throws {
         let name = schema.className
         if let fields = body["fields"]?.objectValue {
+            try WriteLimits.countSchemaChanges(fields.count + (creating ? 1 : 0), tx, config)
+            var added = 0
             for (f, def) in fields {
                 if def.objectValue?["__op"]?.stringValue == "Delete" {
                     if FieldNames.defaultFields.contains(f) || FieldNames.builtinFields(name).contains(where: { $0.0 == f }) {
@@ -105,8 +110,12 @@ enum SchemasRoutes {
                     throw ParseError(111, "currently, only one GeoPoint field may exist in an object. Adding \(f) when "
                         + "\(other.name) already exists.")
                 }
+                if schema.field(f) == nil { added += 1 }
                 schema.setField(f, parsed)
             }
+            try WriteLimits.checkClass(schema, added: added, config)
+        } else if creating {
+            try WriteLimits.countSchemaChanges(1, tx, config)
         }
         if let clp = body["classLevelPermissions"] {
             schema.clp = clp.isNull ? nil : try SchemaValidation.clp(clp, schema: schema)

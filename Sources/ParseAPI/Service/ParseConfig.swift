@@ -42,6 +42,11 @@ struct ParseConfig: Sendable {
     var allowHeaders: [String] = []
     var queryTimeoutSeconds: Double = 10
     var batchMaxRequests = 1000
+    /// Structural limits of writes (spec §3.9): they bound the work one request gives the single writer.
+    var maxFieldsPerClass = 500
+    var maxFieldsPerWrite = 1000
+    var maxArrayOperationItems = 10_000
+    var maxSchemaChangesPerRequest = 500
     var rateLimits: [RateLimitRule] = RateLimitRule.builtIn
     var bcryptCost = 10
 
@@ -134,6 +139,10 @@ struct ParseConfig: Sendable {
         allowHeaders = try r.stringList("allowHeaders", [])
         queryTimeoutSeconds = try r.double("queryTimeout", 10)
         batchMaxRequests = try r.int("batchMaxRequests", 1000, min: 1, max: 100_000)
+        maxFieldsPerClass = try r.int("maxFieldsPerClass", 500, min: 1, max: 100_000)
+        maxFieldsPerWrite = try r.int("maxFieldsPerWrite", 1000, min: 1, max: 1_000_000)
+        maxArrayOperationItems = try r.int("maxArrayOperationItems", 10_000, min: 1, max: 10_000_000)
+        maxSchemaChangesPerRequest = try r.int("maxSchemaChangesPerRequest", 500, min: 1, max: 1_000_000)
         bcryptCost = try r.int("bcryptCost", 10, min: 4, max: 31)
         if let rl = section["rateLimit"], !rl.isNull { rateLimits = try RateLimitRule.parse(rl, key: "parse.rateLimit") }
     }

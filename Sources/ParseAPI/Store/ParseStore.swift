@@ -46,6 +46,10 @@ extension ParseTransaction {
 
 /// The operations handlers need, on one connection. Not thread-safe: used inside one read or write call.
 protocol ParseTransaction: AnyObject {
+    /// Schema changes (new classes and fields) made through this transaction so far; see
+    /// `WriteLimits.countSchemaChanges`.
+    var schemaChanges: Int { get set }
+
     // Schemas
     func schema(_ className: String) throws -> ClassSchema?
     func allSchemas() throws -> [ClassSchema]

@@ -69,6 +69,7 @@ final class SQLiteTransaction: ParseTransaction {
     let textIndexes: TextIndexPresence
     /// Set inside write jobs, nil on read connections.
     let writer: Writer?
+    var schemaChanges = 0
 
     init(db: Database, textIndexes: TextIndexPresence, writer: Writer? = nil) {
         self.db = db

@@ -69,8 +69,8 @@ extension SQLiteTransaction {
             for (field, def) in obj {
                 guard let d = def.objectValue, let typeName = d["type"]?.stringValue,
                       let type = FieldType.named(typeName, target: d["targetClass"]?.stringValue) else { continue }
-                schema.fields.append((field, FieldDefinition(type: type, required: d["required"]?.boolValue ?? false,
-                                                             defaultValue: d["defaultValue"])))
+                schema.setField(field, FieldDefinition(type: type, required: d["required"]?.boolValue ?? false,
+                                                       defaultValue: d["defaultValue"]))
             }
         }
         if let text = stored.clp { schema.clp = try? JSONParser.parse(text, options: StoredJSON.options).objectValue }
