@@ -121,12 +121,15 @@ enum FieldOperation: Sendable, Equatable {
         case .add(let objs):
             return .array(try currentArray(current) + objs)
         case .addUnique(let objs):
+            // Each element's key is made once (see SameValueKey): linear in the two arrays together.
             var arr = try currentArray(current)
-            for o in objs where !arr.contains(where: { Values.same($0, o) }) { arr.append(o) }
+            var present = Set(arr.map(SameValueKey.init))
+            for o in objs where present.insert(SameValueKey(o)).inserted { arr.append(o) }
             return .array(arr)
         case .remove(let objs):
             let arr = try currentArray(current)
-            return .array(arr.filter { e in !objs.contains { Values.same($0, e) } })
+            let removed = Set(objs.map(SameValueKey.init))
+            return .array(arr.filter { !removed.contains(SameValueKey($0)) })
         case .addRelation, .removeRelation, .relationBatch:
             return current
         }

@@ -116,18 +116,7 @@ enum Values {
         }
     }
 
-    /// Equality used by AddUnique/Remove: pointers by class and id, other values structurally.
-    static func same(_ a: JSON, _ b: JSON) -> Bool {
-        if let ao = a.objectValue, let bo = b.objectValue, ao["__type"]?.stringValue == "Pointer",
-           bo["__type"]?.stringValue == "Pointer" {
-            return ao["className"] == bo["className"] && ao["objectId"] == bo["objectId"]
-        }
-        switch (a, b) {
-        case (.number(let x), .number(let y)): return x.doubleValue == y.doubleValue
-        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
-        case (.object(let x), .object(let y)):
-            return x.count == y.count && x.allSatisfy { k, v in y[k].map { same(v, $0) } ?? false }
-        default: return a == b
-        }
-    }
+    /// Equality used by AddUnique/Remove: pointers by class and id, numbers by value, other values
+    /// structurally (see `SameValueKey`).
+    static func same(_ a: JSON, _ b: JSON) -> Bool { SameValueKey(a) == SameValueKey(b) }
 }

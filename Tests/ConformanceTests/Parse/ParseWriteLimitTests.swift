@@ -1,0 +1,35 @@
+import XCTest
+import Core
+
+/// Writes that used to hold the single writer for seconds (issue 19, item 2), sent to the real binary: each is
+/// refused at its limit or answered promptly, and nothing of a refused write is stored.
+final class ParseWriteLimitTests: ParseConformanceCase {
+    /// 40,000 new top-level keys from an anonymous client: refused with Parse's 107, no class appears.
+    func testFortyThousandNewTopLevelKeysAreRefused() throws {
+        let body = "{" + (0..<40_000).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}"
+        XCTAssertEqual(try parse.expect(400, "POST", "/parse/classes/Flood", body: body),
+                       ["code": 107, "error": "Too many fields in one write: the maximum is 1000."])
+        XCTAssertEqual(try parse.expect(400, "GET", "/parse/schemas/Flood", headers: ParseServer.headers(master: true))["code"], 103)
+        XCTAssertEqual(try parse.masterCount("Flood"), 0)
+    }
+
+    /// AddUnique and Remove at the default limit of 10,000 objects, with Parse Server's equality: numbers by
+    /// value (`1` and `1.0` are one), pointers by class and id, objects whatever their key order.
+    func testAddUniqueAndRemoveAtTheLimitKeepParseEquality() throws {
+        let id = try parse.create("Tags", #"{"a":[1,{"x":1,"y":2},{"__type":"Pointer","className":"P","objectId":"p1"}]}"#)
+        var objects = (0..<9_997).map { "\($0)" }
+        objects += [#"{"y":2,"x":1}"#, #"{"__type":"Pointer","className":"P","objectId":"p1"}"#, "1.0"]
+        let added = try parse.expect(200, "PUT", "/parse/classes/Tags/\(id)",
+                                     body: #"{"a":{"__op":"AddUnique","objects":[\#(objects.joined(separator: ","))]}}"#)
+        let list = try XCTUnwrap(added["a"]?.arrayValue)
+        // The three stored values, then 0 and 2...9996 (1 is already there); the last three duplicate stored ones.
+        XCTAssertEqual(list.count, 3 + 9_996)
+        XCTAssertEqual(Array(list.prefix(5)), [1, ["x": 1, "y": 2], ["__type": "Pointer", "className": "P", "objectId": "p1"], 0, 2])
+        let tooMany = "[" + (0..<10_001).map { "\($0)" }.joined(separator: ",") + "]"
+        XCTAssertEqual(try parse.expect(400, "PUT", "/parse/classes/Tags/\(id)", body: #"{"a":{"__op":"Remove","objects":\#(tooMany)}}"#),
+                       ["code": 107, "error": "Too many objects in one Remove operation: the maximum is 10000."])
+        let removal = "[" + (0..<9_998).map { "\($0).0" }.joined(separator: ",") + #",{"__type":"Pointer","className":"P","objectId":"p1","extra":1}]"#
+        let removed = try parse.expect(200, "PUT", "/parse/classes/Tags/\(id)", body: #"{"a":{"__op":"Remove","objects":\#(removal)}}"#)
+        XCTAssertEqual(removed["a"], [["x": 1, "y": 2]])
+    }
+}
