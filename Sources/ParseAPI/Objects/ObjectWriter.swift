@@ -84,24 +84,7 @@ struct ObjectWriter {
         var (object, existing) = try loaded ?? loadWritable(className, objectId, op: "update")
         let (schema, changed) = try Schemas.apply(w.impliedTypes.filter { !$0.field.hasPrefix("_") }, to: existing,
                                                   className: className, caller: caller, config: config, tx: tx)
-        var echo = JSONObject()
-        for (path, op) in w.operations where !op.isRelation {
-            if path.count == 1 {
-                let value = try op.apply(to: object.data[path[0]], creating: false)
-                object.data[path[0]] = value
-                if op.echoed(onCreate: false) { echo[path[0]] = value ?? .null }
-                if let def = schema.field(path[0]), def.required,
-                   value == nil || value == .null || value == .string("") {
-                    throw ParseError(142, "\(path[0]) is required")
-                }
-            } else {
-                let (newTop, result) = try Self.applyNested(object.data[path[0]], Array(path.dropFirst()), op)
-                object.data[path[0]] = newTop
-                if op.echoed(onCreate: false) {
-                    echo[path[0]] = Self.nestedEcho(echo[path[0]], Array(path.dropFirst()), result ?? .null)
-                }
-            }
-        }
+        let echo = try UpdatePaths(w.operations).apply(to: &object.data, schema: schema)
         if w.aclGiven { object.acl = w.acl }
         let now = ParseDate.now()
         // updatedAt never goes backwards on a clock step (spec §20).
@@ -151,31 +134,5 @@ struct ObjectWriter {
         default:
             break
         }
-    }
-
-    /// Applies `op` at `rest` inside the Object value `top`; returns the new top value and the op result.
-    static func applyNested(_ top: JSON?, _ rest: [String], _ op: FieldOperation) throws -> (JSON, JSON?) {
-        var obj: JSONObject
-        switch top {
-        case nil, .null?: obj = JSONObject()
-        case .object(let o)?: obj = o
-        default: throw ParseError(111, "Cannot set a key inside a non-object value")
-        }
-        guard let key = rest.first else { return (top ?? .null, nil) }
-        if rest.count == 1 {
-            let value = try op.apply(to: obj[key], creating: false)
-            obj[key] = value
-            return (.object(obj), value)
-        }
-        let (child, result) = try applyNested(obj[key], Array(rest.dropFirst()), op)
-        obj[key] = child
-        return (.object(obj), result)
-    }
-
-    static func nestedEcho(_ existing: JSON?, _ rest: [String], _ value: JSON) -> JSON {
-        guard let key = rest.first else { return value }
-        var obj = existing?.objectValue ?? JSONObject()
-        obj[key] = nestedEcho(obj[key], Array(rest.dropFirst()), value)
-        return .object(obj)
     }
 }

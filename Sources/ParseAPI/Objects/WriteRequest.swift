@@ -43,11 +43,8 @@ struct WriteRequest: Sendable {
         var w = WriteRequest()
         try ForbiddenKeys.check(.object(body))
         try w.parseFields(body, className: className, allowDotted: true)
-        // A body addressing both `a` and `a.b` is ambiguous.
-        let tops = Set(w.operations.filter { $0.path.count == 1 }.map { $0.path[0] })
-        if w.operations.contains(where: { $0.path.count > 1 && tops.contains($0.path[0]) }) {
-            throw ParseError(107, "Cannot modify a field and a key inside it in the same request")
-        }
+        // A body addressing both `a` and `a.b` is ambiguous (refused here, before the write is queued).
+        _ = try UpdatePaths(w.operations)
         return w
     }
 
@@ -70,6 +67,10 @@ struct WriteRequest: Sendable {
             }
             var path = [key]
             if allowDotted, key.utf8.contains(UInt8(ascii: ".")) {
+                // Counted before splitting: a key of many thousands of segments is refused without making them.
+                guard key.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count < UpdatePaths.maxSegments else {
+                    throw ParseError(107, "A dotted path may have at most \(UpdatePaths.maxSegments) segments.")
+                }
                 path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
                 for seg in path {
                     try ForbiddenKeys.checkKey(seg, nil)

@@ -32,4 +32,21 @@ final class ParseWriteLimitTests: ParseConformanceCase {
         let removed = try parse.expect(200, "PUT", "/parse/classes/Tags/\(id)", body: #"{"a":{"__op":"Remove","objects":\#(removal)}}"#)
         XCTAssertEqual(removed["a"], [["x": 1, "y": 2]])
     }
+
+    /// A dotted path of 200,000 segments held the writer for minutes, and one of 600 left an object too
+    /// deep to be read back for any later update. Paths have at most 100 segments (107).
+    func testDeepDottedPathsAreRefusedAndTheObjectStaysWritable() throws {
+        let id = try parse.create("Deep", #"{"o":{}}"#)
+        for n in [200_000, 600, 101] {
+            let path = "o." + Array(repeating: "a", count: n - 1).joined(separator: ".")
+            XCTAssertEqual(try parse.expect(400, "PUT", "/parse/classes/Deep/\(id)", body: "{\"\(path)\":1}"),
+                           ["code": 107, "error": "A dotted path may have at most 100 segments."], "\(n) segments")
+        }
+        let hundred = "o." + Array(repeating: "a", count: 99).joined(separator: ".")
+        try parse.expect(200, "PUT", "/parse/classes/Deep/\(id)", body: "{\"\(hundred)\":1}")
+        try parse.expect(200, "PUT", "/parse/classes/Deep/\(id)", body: #"{"x":1}"#)
+        // (`keys`, because the whole object is deeper than this client's JSON parser goes.)
+        let got = try parse.expect(200, "GET", "/parse/classes/Deep/\(id)?keys=x")
+        XCTAssertEqual(got["x"], 1, "\(got)")
+    }
 }
