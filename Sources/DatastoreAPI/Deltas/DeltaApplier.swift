@@ -11,34 +11,44 @@ public struct ApplyError: Error, Sendable, Equatable {
 /// Applies validated changes, in order, to a working copy (§5.6, §5.7). Changes are applied exactly as sent.
 public enum DeltaApplier {
     /// Applies every change; throws at the first precondition failure (the caller then stores nothing).
+    ///
+    /// Records being updated stay open as `WorkingFields` until the last change, so every change and field
+    /// operation costs time in proportion to what it names, not to the size of the record or list it
+    /// touches (a delta of many small changes to one wide record was quadratic).
     public static func apply(_ changes: [Change], to copy: inout WorkingCopy,
                              check: (Int, Change) throws -> Void = { _, _ in }) throws {
+        var open: [Int: WorkingFields] = [:]
         for (index, change) in changes.enumerated() {
             try check(index, change)
             let key = change.key
             let position = try copy.position(of: key)
-            let current = copy.fields(at: position)
+            // An open record's fields in the copy are stale but present, so this holds for it too.
+            let exists = copy.exists(at: position)
             switch change {
             case .insert(_, let fields):
-                guard current == nil else { throw ApplyError(index, "record \(describe(key)) already exists") }
+                guard !exists else { throw ApplyError(index, "record \(describe(key)) already exists") }
                 copy.set(at: position, fields, change: index)
             case .delete:
-                guard current != nil else { throw ApplyError(index, "record \(describe(key)) does not exist") }
+                guard exists else { throw ApplyError(index, "record \(describe(key)) does not exist") }
+                open[position] = nil
                 copy.set(at: position, nil, change: index)
             case .update(_, let ops):
-                guard var fields = current else { throw ApplyError(index, "record \(describe(key)) does not exist") }
+                guard exists else { throw ApplyError(index, "record \(describe(key)) does not exist") }
+                var record = open.removeValue(forKey: position) ?? WorkingFields(copy.fields(at: position) ?? JSONObject())
                 for (field, op) in ops {
-                    do { try applyOp(op, field: field, to: &fields) } catch {
+                    do throws(Values.Invalid) { try applyOp(op, field: field, to: &record) } catch {
                         throw ApplyError(index, "field \(Quote.echo(field)): \(error.reason)")
                     }
                 }
-                copy.set(at: position, fields, change: index)
+                open[position] = record
+                copy.noteChange(at: position, change: index)
             }
         }
+        for (position, record) in open { copy.replaceFields(at: position, with: record.object) }
     }
 
     /// Applies one field operation to a record's fields.
-    static func applyOp(_ op: FieldOp, field: String, to fields: inout JSONObject) throws(Values.Invalid) {
+    static func applyOp(_ op: FieldOp, field: String, to fields: inout WorkingFields) throws(Values.Invalid) {
         switch op {
         case .put(let value):
             fields[field] = value
@@ -48,35 +58,46 @@ public enum DeltaApplier {
             guard fields[field] == nil else { throw Values.Invalid(reason: "LC on a field that is present") }
             fields[field] = .array([])
         case .listPut(let i, let atom):
-            var list = try existingList(fields[field])
-            guard i < list.count else { throw Values.Invalid(reason: "LP index \(i) out of range (length \(list.count))") }
-            list[i] = atom
-            fields[field] = .array(list)
+            try modifyList(field, in: &fields) { list throws(Values.Invalid) in
+                guard i < list.count else { throw Values.Invalid(reason: "LP index \(i) out of range (length \(list.count))") }
+                list[i] = atom
+            }
         case .listInsert(let i, let atom):
-            guard let current = fields[field] else {
+            guard fields[field] != nil else {
                 // JS inserts at 0 into an absent field without LC first; that creates the list.
                 guard i == 0 else { throw Values.Invalid(reason: "LI index \(i) on an absent field") }
                 fields[field] = .array([atom])
                 return
             }
-            var list = try existingList(current)
-            guard i <= list.count else { throw Values.Invalid(reason: "LI index \(i) out of range (length \(list.count))") }
-            list.insert(atom, at: i)
-            fields[field] = .array(list)
-        case .listDelete(let i):
-            var list = try existingList(fields[field])
-            guard i < list.count else { throw Values.Invalid(reason: "LD index \(i) out of range (length \(list.count))") }
-            list.remove(at: i)
-            fields[field] = .array(list)
-        case .listMove(let from, let to):
-            var list = try existingList(fields[field])
-            guard from < list.count, to < list.count else {
-                throw Values.Invalid(reason: "LM indices \(from), \(to) out of range (length \(list.count))")
+            try modifyList(field, in: &fields) { list throws(Values.Invalid) in
+                guard i <= list.count else { throw Values.Invalid(reason: "LI index \(i) out of range (length \(list.count))") }
+                list.insert(atom, at: i)
             }
-            // `to` is the item's final position: remove first, then insert.
-            let item = list.remove(at: from)
-            list.insert(item, at: to)
-            fields[field] = .array(list)
+        case .listDelete(let i):
+            try modifyList(field, in: &fields) { list throws(Values.Invalid) in
+                guard i < list.count else { throw Values.Invalid(reason: "LD index \(i) out of range (length \(list.count))") }
+                list.remove(at: i)
+            }
+        case .listMove(let from, let to):
+            try modifyList(field, in: &fields) { list throws(Values.Invalid) in
+                guard from < list.count, to < list.count else {
+                    throw Values.Invalid(reason: "LM indices \(from), \(to) out of range (length \(list.count))")
+                }
+                // `to` is the item's final position: remove first, then insert.
+                let item = list.remove(at: from)
+                list.insert(item, at: to)
+            }
+        }
+    }
+
+    /// Runs `body` on the list in `field`, changed in place (not copied for the operation).
+    private static func modifyList(_ field: String, in fields: inout WorkingFields,
+                                   _ body: (inout [JSON]) throws(Values.Invalid) -> Void) throws(Values.Invalid) {
+        try fields.modify(field) { value throws(Values.Invalid) in
+            var list = try existingList(value)
+            value = nil
+            defer { value = .array(list) }
+            try body(&list)
         }
     }
 

@@ -51,9 +51,24 @@ public struct WorkingCopy {
         return position
     }
 
+    /// Whether the record at `position` exists now.
+    func exists(at position: Int) -> Bool {
+        records[position].fields != nil
+    }
+
     /// The current fields of the record at `position` (nil when absent).
     func fields(at position: Int) -> JSONObject? {
         records[position].fields
+    }
+
+    /// Records that change `change` touched the record at `position` (its fields are set later).
+    mutating func noteChange(at position: Int, change: Int) {
+        records[position].lastChange = change
+    }
+
+    /// Replaces the fields of the record at `position`, keeping the change that last touched it.
+    mutating func replaceFields(at position: Int, with fields: JSONObject?) {
+        records[position].fields = fields
     }
 
     /// Replaces the fields of the record at `position`, as left by change `change`.

@@ -29,6 +29,11 @@ extension SQLiteDatastoreStore {
             return .conflict(rev: request.rev, current: ds.rev)
         }
 
+        // The delta's size depends on the request alone. Checked before applying (§5.8 lists it last), so
+        // that a delta the limits refuse anyway does not first run all its changes on the writer.
+        if request.delta.size > limits.delta {
+            throw DatastoreStoreError.invalidDelta("delta too large: \(request.delta.size) bytes")
+        }
         var copy = WorkingCopy { key in try Self.loadRecord(handle: ds.handle, key: key, db: db) }
         do {
             try DeltaApplier.apply(request.delta.changes, to: &copy) { index, change in
