@@ -3,7 +3,7 @@
 #
 #   Benchmarks/run.sh                         # every section, 10 s per measurement
 #   DURATION=30 Benchmarks/run.sh             # longer measurements
-#   ONLY="parse datastore" Benchmarks/run.sh  # some sections: platform parked writes parse datastore
+#   ONLY="parse datastore" Benchmarks/run.sh  # some sections: platform parked writes parse datastore worst
 #
 # Sections (Benchmarks/sections/<name>.sh, sourced in this order):
 #   platform   GET /health at 64 connections: Quartet, hello-hummingbird, nginx (1 worker, static file);
@@ -13,6 +13,8 @@
 #   writes     group commit vs one transaction per job through the Storage module (64 writers)
 #   parse      POST /parse/classes/Recipe, GET by id, indexed and unindexed queries over 100,000 objects
 #   datastore  put_delta from 64 clients on 64 datastores
+#   worst      the worst body of each write endpoint at the limits' maximum size, and how long each held
+#              the single writer (goal: 100 ms at most)
 # The bare-SQLite baseline (64 writers, one row per durable transaction) is measured right before and
 # right after each Quartet write measurement it is compared with; the Hummingbird /health rate once per run
 # (in the platform section: the median of rounds alternating with Quartet's).
@@ -28,7 +30,7 @@ THREADS=${THREADS:-2}
 # Alternating measurement rounds of Quartet and Hummingbird in the platform section.
 PLATFORM_ROUNDS=${PLATFORM_ROUNDS:-3}
 ONLY=${ONLY:-all}
-SECTIONS="platform parked writes parse datastore"
+SECTIONS="platform parked writes parse datastore worst"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=$ROOT/Benchmarks/results/$STAMP
 LOAD=$ROOT/Benchmarks/load
@@ -140,16 +142,21 @@ swift build -c release $STATIC --product quartet >"$OUT/build.log" 2>&1 || { tai
 QUARTET=$ROOT/.build/release/quartet
 # The Hummingbird comparison server is its own package (Quartet never depends on it).
 HB=${HB_BIN:-}
-if [ -z "$HB" ] && [ -f Benchmarks/hello-hummingbird/Package.swift ]; then
+# Comparison programs are built only for the sections that use them.
+if [ -z "$HB" ] && [ -f Benchmarks/hello-hummingbird/Package.swift ] && { selected platform || selected parse; }; then
   swift build -c release $STATIC --package-path Benchmarks/hello-hummingbird >>"$OUT/build.log" 2>&1
   HB_DIR=$(swift build -c release $STATIC --package-path Benchmarks/hello-hummingbird --show-bin-path)
   for name in HelloHummingbird hello-hummingbird; do [ -x "$HB_DIR/$name" ] && HB=$HB_DIR/$name; done
 fi
-swift build -c release --package-path Benchmarks/sqlite-baseline >>"$OUT/build.log" 2>&1
-SQLITE_BASELINE=$(swift build -c release --package-path Benchmarks/sqlite-baseline --show-bin-path)/SQLiteBaseline
+if selected parse || selected datastore; then
+  swift build -c release --package-path Benchmarks/sqlite-baseline >>"$OUT/build.log" 2>&1
+  SQLITE_BASELINE=$(swift build -c release --package-path Benchmarks/sqlite-baseline --show-bin-path)/SQLiteBaseline
+fi
 # The put_delta load client: wrk cannot keep a revision per connection (see delta-load/README.md).
-swift build -c release --package-path Benchmarks/delta-load >>"$OUT/build.log" 2>&1
-DELTA_LOAD=$(swift build -c release --package-path Benchmarks/delta-load --show-bin-path)/DeltaLoad
+if selected datastore; then
+  swift build -c release --package-path Benchmarks/delta-load >>"$OUT/build.log" 2>&1
+  DELTA_LOAD=$(swift build -c release --package-path Benchmarks/delta-load --show-bin-path)/DeltaLoad
+fi
 
 summary "# Quartet benchmarks $STAMP"
 summary "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -sr)"

@@ -16,7 +16,11 @@ struct ObjectWriter {
 
     static let maxObjectBytes = 16 << 20
 
-    func create(_ className: String, _ w: WriteRequest, acl: JSONObject?? = nil) throws -> Result {
+    /// Creates an object. `prepared` (made for the class schema of the moment, see `PreparedWrites`) carries
+    /// the object's data already computed and serialized; the job refuses it with `StalePreparation` when
+    /// the schema has changed since.
+    func create(_ className: String, _ w: WriteRequest, acl: JSONObject?? = nil, prepared: PreparedCreate? = nil)
+        throws -> Result {
         try WriteLimits.check(w, config)
         let existing = try Schemas.load(className, tx)
         try Schemas.requireReachable(existing, className: className, caller: caller, config: config)
@@ -25,24 +29,25 @@ struct ObjectWriter {
                                                   className: className, caller: caller, config: config, tx: tx)
         var data = JSONObject()
         var echo = JSONObject()
-        for (path, op) in w.operations where !op.isRelation {
-            let value = try op.apply(to: nil, creating: true)
-            data[path[0]] = value
-            if op.echoed(onCreate: true) { echo[path[0]] = value ?? .null }
-        }
-        for (name, def) in schema.fields {
-            if let d = def.defaultValue, data[name] == nil || data[name] == .null {
-                data[name] = d
-                echo[name] = d
+        let serialized: String
+        if let prepared {
+            guard prepared.schema == existing else { throw StalePreparation() }
+            let computed = try prepared.outcome.get()
+            data = computed.data
+            echo = computed.echo
+            serialized = computed.text
+        } else {
+            for (path, op) in w.operations where !op.isRelation {
+                let value = try op.apply(to: nil, creating: true)
+                data[path[0]] = value
+                if op.echoed(onCreate: true) { echo[path[0]] = value ?? .null }
             }
-            if def.required, data[name] == nil || data[name] == .null {
-                throw ParseError(142, "\(name) is required")
-            }
+            try Self.applyDefaults(schema.fields, to: &data, echo: &echo)
+            serialized = try Self.serialized(data)
         }
         let now = ParseDate.now()
         var object = StoredObject(className: className, objectId: w.customObjectId ?? RandomID.alphanumeric(10),
                                   data: data, acl: acl ?? (w.aclGiven ? w.acl : nil), createdAt: now, updatedAt: now)
-        let serialized = try checkedData(object)
         var attempts = 0
         while true {
             do {
@@ -62,43 +67,104 @@ struct ObjectWriter {
         return Result(object: object, echo: echo, created: true)
     }
 
-    /// Loads an object the caller may write (404 101 otherwise).
-    func loadWritable(_ className: String, _ objectId: String, op: String) throws -> (StoredObject, ClassSchema?) {
-        guard FieldNames.isPlausibleObjectId(objectId), let object = try tx.object(className, objectId) else {
-            throw ParseError.objectNotFound
+    /// Fills the fields that have a schema default and no value (or null), echoing them; refuses a missing
+    /// required field (spec §5.5).
+    static func applyDefaults(_ fields: [(name: String, field: FieldDefinition)], to data: inout JSONObject,
+                              echo: inout JSONObject) throws {
+        for (name, def) in fields {
+            if let d = def.defaultValue, data[name] == nil || data[name] == .null {
+                data[name] = d
+                echo[name] = d
+            }
+            if def.required, data[name] == nil || data[name] == .null {
+                throw ParseError(142, "\(name) is required")
+            }
+        }
+    }
+
+    /// Loads an object the caller may write (404 101 otherwise). With `prepared`, the stored row must still
+    /// be the one it was prepared from (`StalePreparation` otherwise), and its decoding is reused. The data is
+    /// decoded only once the caller is known to be allowed (before, only when a pointer permission needs it),
+    /// so a refused caller cannot make the writer decode a large object.
+    func loadWritable(_ className: String, _ objectId: String, op: String, prepared: PreparedUpdate? = nil)
+        throws -> (StoredObject, ClassSchema?) {
+        guard FieldNames.isPlausibleObjectId(objectId) else { throw ParseError.objectNotFound }
+        let row: StoredText
+        if let prepared {
+            guard let found = try tx.storedObject(className, objectId, comparingData: prepared.base.data) else {
+                throw ParseError.objectNotFound
+            }
+            guard prepared.matches(found.row, dataMatches: found.dataMatches) else { throw StalePreparation() }
+            row = found.row
+        } else {
+            guard let found = try tx.storedObject(className, objectId) else { throw ParseError.objectNotFound }
+            row = found
+        }
+        var decoded: StoredObject?
+        func full() throws -> StoredObject {
+            if let decoded { return decoded }
+            let object = try prepared?.object ?? row.decoded()
+            decoded = object
+            return object
         }
         let schema = try Schemas.load(className, tx)
         let outcome = try CLP.check(op, className: className, schema: schema, caller: caller)
-        if case .pointerRestricted(let fields) = outcome, !CLP.objectMatches(fields, userId: caller.userId, object) {
+        if case .pointerRestricted(let fields) = outcome, !CLP.objectMatches(fields, userId: caller.userId, try full()) {
             throw ParseError.objectNotFound
         }
-        if !caller.isMaster && !ACLPermissions.allows(object.acl, "write", group: caller.aclGroup) {
+        if !caller.isMaster && !ACLPermissions.allows(row.decodedACL(), "write", group: caller.aclGroup) {
             throw ParseError.objectNotFound
         }
-        return (object, schema)
+        return (try full(), schema)
     }
 
-    func update(_ className: String, _ objectId: String, _ w: WriteRequest, loaded: (StoredObject, ClassSchema?)? = nil)
-        throws -> Result {
+    /// Updates an object. `prepared` (made from the stored row, see `PreparedWrites`) carries the data after
+    /// the operations, already serialized; the job refuses it with `StalePreparation` when the row changed.
+    func update(_ className: String, _ objectId: String, _ w: WriteRequest, loaded: (StoredObject, ClassSchema?)? = nil,
+                prepared: PreparedUpdate? = nil) throws -> Result {
         try WriteLimits.check(w, config)
-        var (object, existing) = try loaded ?? loadWritable(className, objectId, op: "update")
+        let usePrepared = loaded == nil ? prepared : nil
+        var (object, existing) = try loaded ?? loadWritable(className, objectId, op: "update", prepared: usePrepared)
         let (schema, changed) = try Schemas.apply(w.impliedTypes.filter { !$0.field.hasPrefix("_") }, to: existing,
                                                   className: className, caller: caller, config: config, tx: tx)
-        let echo = try UpdatePaths(w.operations).apply(to: &object.data, schema: schema)
+        let echo: JSONObject
+        var serialized: String?
+        if let usePrepared {
+            let computed = try usePrepared.outcome.get()
+            object.data = computed.data
+            echo = computed.echo
+            try UpdatePaths.checkRequired(w.operations, in: object.data, schema: schema)
+            serialized = computed.text
+        } else {
+            echo = try UpdatePaths(w.operations).apply(to: &object.data, schema: schema)
+        }
         if w.aclGiven { object.acl = w.acl }
         let now = ParseDate.now()
         // updatedAt never goes backwards on a clock step (spec §20).
         object.updatedAt = max(now, object.updatedAt)
-        let serialized = try checkedData(object)
-        try tx.update(object, serializedData: serialized)
+        try tx.update(object, serializedData: serialized ?? Self.serialized(object.data))
         try tx.syncText(className, object.objectId, object.data)
         try applyRelations(w, owner: object)
         if changed { try tx.saveSchema(schema) }
         return Result(object: object, echo: echo, created: false)
     }
 
+    /// Deletes an object. Its data is decoded only when a pointer permission needs it (see `loadWritable`).
     func delete(_ className: String, _ objectId: String) throws -> StoredObject {
-        let (object, _) = try loadWritable(className, objectId, op: "delete")
+        guard FieldNames.isPlausibleObjectId(objectId), let row = try tx.storedObject(className, objectId) else {
+            throw ParseError.objectNotFound
+        }
+        let schema = try Schemas.load(className, tx)
+        var object = StoredObject(className: className, objectId: objectId, data: JSONObject(),
+                                  acl: row.decodedACL(), createdAt: row.createdAt, updatedAt: row.updatedAt)
+        let outcome = try CLP.check("delete", className: className, schema: schema, caller: caller)
+        if case .pointerRestricted(let fields) = outcome {
+            object = try row.decoded()
+            if !CLP.objectMatches(fields, userId: caller.userId, object) { throw ParseError.objectNotFound }
+        }
+        if !caller.isMaster && !ACLPermissions.allows(object.acl, "write", group: caller.aclGroup) {
+            throw ParseError.objectNotFound
+        }
         try tx.syncText(className, objectId, nil)
         try tx.delete(className, objectId)
         try tx.deleteRelations(ownerClass: className, ownerId: objectId)
@@ -106,11 +172,11 @@ struct ObjectWriter {
         return object
     }
 
-    /// The object's data as stored, once its size is known to be within the limit (serialized once, for
-    /// both the check and the row).
-    private func checkedData(_ o: StoredObject) throws -> String {
-        let text = JSON.object(o.data).serialized()
-        if text.utf8.count > Self.maxObjectBytes {
+    /// An object's data as stored, once its size is known to be within the limit (serialized once, for both
+    /// the check and the row).
+    static func serialized(_ data: JSONObject) throws -> String {
+        let text = JSON.object(data).serialized()
+        if text.utf8.count > maxObjectBytes {
             throw ParseError(116, "Object is too large.")
         }
         return text

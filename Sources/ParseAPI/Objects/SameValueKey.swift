@@ -7,7 +7,7 @@ import Core
 ///
 /// Built once per element, so these operations hash their way through an array in linear time instead of
 /// comparing every element with every other one and reading each number's text again on every comparison.
-indirect enum SameValueKey: Hashable, Sendable {
+enum SameValueKey: Hashable, Sendable {
     case null
     case bool(Bool)
     /// The bit pattern of the number's double; -0 is stored as 0, which compares equal to it.

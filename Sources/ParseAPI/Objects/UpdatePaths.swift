@@ -48,8 +48,19 @@ final class UpdatePaths {
 
     /// Applies every non-relation operation to `data`. Top-level fields are checked against `schema` for
     /// `required`. Returns the echo of spec §6.6 (dotted-path results nested).
-    func apply(to data: inout JSONObject, schema: ClassSchema) throws -> JSONObject {
+    func apply(to data: inout JSONObject, schema: ClassSchema?) throws -> JSONObject {
         try Self.apply(root, to: &data, schema: schema) ?? JSONObject()
+    }
+
+    /// The `required` check `apply` makes, for data changed without a schema at hand (`PreparedUpdate`).
+    static func checkRequired(_ operations: [(path: [String], op: FieldOperation)], in data: JSONObject,
+                              schema: ClassSchema) throws {
+        for (path, op) in operations where path.count == 1 && !op.isRelation {
+            let value = data[path[0]]
+            if let def = schema.field(path[0]), def.required, value == nil || value == .null || value == .string("") {
+                throw ParseError(142, "\(path[0]) is required")
+            }
+        }
     }
 
     private static func apply(_ node: Node, to object: inout JSONObject, schema: ClassSchema?) throws -> JSONObject? {

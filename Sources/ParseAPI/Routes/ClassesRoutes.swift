@@ -31,6 +31,14 @@ enum ClassesRoutes {
     static func createObject(_ c: ParseContext, _ cls: String, acl: JSONObject?? = nil) throws -> ParseReply {
         let w = try WriteRequest.create(c.body, className: cls, config: c.config, caller: c.caller)
         let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId
+        // A large body (a batch item's size is not known: always) is computed before it is queued.
+        if c.isBatchItem || c.http.body.count >= PreparedWrites.threshold {
+            return try c.writePrepared(prepare: { PreparedCreate(w, schema: try c.read { try Schemas.load(cls, $0) }) },
+                                       job: { tx, prepared in
+                                           try ObjectWriter(tx: tx, caller: caller, config: config)
+                                               .create(cls, w, acl: acl, prepared: prepared)
+                                       }, reply: { createdReply(serverURL: url, appId: appId, $0) })
+        }
         return try c.writeParked({ tx in try ObjectWriter(tx: tx, caller: caller, config: config).create(cls, w, acl: acl) },
                                  reply: { createdReply(serverURL: url, appId: appId, $0) })
     }
@@ -167,6 +175,20 @@ enum ClassesRoutes {
         }
         let w = try WriteRequest.update(c.body, className: cls)
         let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId
+        // A large stored object is read, changed and serialized before the write is queued.
+        if c.transaction == nil, FieldNames.isPlausibleObjectId(id),
+           let row = try c.readStatement({ try $0.storedObject(cls, id) }), row.data.count >= PreparedWrites.threshold {
+            var base: StoredText? = row
+            return try c.writePrepared(prepare: { () -> PreparedUpdate? in
+                                           let current = try base ?? c.readStatement { try $0.storedObject(cls, id) }
+                                           base = nil
+                                           return current.flatMap { PreparedUpdate(w, base: $0) }
+                                       },
+                                       job: { tx, prepared in
+                                           try ObjectWriter(tx: tx, caller: caller, config: config)
+                                               .update(cls, id, w, prepared: prepared)
+                                       }, reply: { updatedReply(serverURL: url, appId: appId, $0) })
+        }
         return try c.writeParked({ tx in try ObjectWriter(tx: tx, caller: caller, config: config).update(cls, id, w) },
                                  reply: { updatedReply(serverURL: url, appId: appId, $0) })
     }

@@ -58,6 +58,12 @@ protocol ParseTransaction: AnyObject {
 
     // Objects
     func object(_ className: String, _ objectId: String) throws -> StoredObject?
+    /// One object's row as stored, undecoded.
+    func storedObject(_ className: String, _ objectId: String) throws -> StoredText?
+    /// One object's row without its data (`data` empty), and whether the stored data is exactly `expected`:
+    /// compared where SQLite holds it, without copying a large object out.
+    func storedObject(_ className: String, _ objectId: String, comparingData expected: [UInt8]) throws
+        -> (row: StoredText, dataMatches: Bool)?
     /// One object with its class schema, read by one statement (so from one snapshot), and whether the
     /// object's ACL lets `caller` read it (always for the master key). Nil when there is no such object.
     func schemaAndObject(_ className: String, _ objectId: String, caller: Caller) throws -> SchemaAndObject?

@@ -1,4 +1,5 @@
 import Core
+import Foundation
 import Storage
 import Logging
 
@@ -120,8 +121,36 @@ final class SQLiteTransaction: ParseTransaction {
     // MARK: Objects
 
     func object(_ className: String, _ objectId: String) throws -> StoredObject? {
-        try objects("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND o.id = ?",
-                    [.text(className), .text(objectId)]).first
+        try storedObject(className, objectId)?.decoded()
+    }
+
+    func storedObject(_ className: String, _ objectId: String, comparingData expected: [UInt8]) throws
+        -> (row: StoredText, dataMatches: Bool)? {
+        var found: (StoredText, Bool)?
+        try db.forEachRow("SELECT o.class, o.id, NULL, o.acl, o.created_at, o.updated_at, o.data FROM parse_objects o "
+                          + "WHERE o.class = ? AND o.id = ?", [.text(className), .text(objectId)]) { row in
+            var header = StoredText(columns: row)
+            header.data = []
+            let matches = row.text(6).map { stored in
+                stored.count == expected.count && expected.withUnsafeBufferPointer { mine in
+                    guard let a = stored.baseAddress, let b = mine.baseAddress else { return stored.isEmpty }
+                    return memcmp(a, b, stored.count) == 0
+                }
+            } ?? false
+            found = (header, matches)
+            return false
+        }
+        return found
+    }
+
+    func storedObject(_ className: String, _ objectId: String) throws -> StoredText? {
+        var found: StoredText?
+        try db.forEachRow("SELECT \(Self.objectColumns) FROM parse_objects o WHERE o.class = ? AND o.id = ?",
+                          [.text(className), .text(objectId)]) { row in
+            found = StoredText(columns: row)
+            return false
+        }
+        return found
     }
 
     /// One statement for a GET by id: the object row, with the class's schema columns as scalar subqueries

@@ -28,14 +28,18 @@ extension StoredText {
         updatedAt = row.string(first + 5) ?? ""
     }
 
+    /// The ACL parsed (nil for none), without the data.
+    func decodedACL() -> JSONObject? {
+        guard let acl else { return nil }
+        return try? JSONParser.parse(acl, options: StoredJSON.options).objectValue
+    }
+
     /// The object with its data and ACL parsed.
     func decoded() throws -> StoredObject {
         guard let parsed = try? JSONParser.parse(data, options: StoredJSON.options).objectValue else {
             throw StorageError.corrupt("parse_objects.data is not a JSON object")
         }
-        var aclObject: JSONObject?
-        if let acl, let value = try? JSONParser.parse(acl, options: StoredJSON.options).objectValue { aclObject = value }
-        return StoredObject(className: className, objectId: objectId, data: parsed, acl: aclObject,
+        return StoredObject(className: className, objectId: objectId, data: parsed, acl: decodedACL(),
                             createdAt: createdAt, updatedAt: updatedAt)
     }
 }

@@ -1,5 +1,6 @@
 import XCTest
 import Core
+import Foundation
 
 /// Writes that used to hold the single writer for seconds (issue 19, item 2), sent to the real binary: each is
 /// refused at its limit or answered promptly, and nothing of a refused write is stored.
@@ -49,4 +50,39 @@ final class ParseWriteLimitTests: ParseConformanceCase {
         let got = try parse.expect(200, "GET", "/parse/classes/Deep/\(id)?keys=x")
         XCTAssertEqual(got["x"], 1, "\(got)")
     }
+
+    /// Objects of 64 KiB and more are computed before their write is queued, against a snapshot the write job
+    /// checks: concurrent updates of one large object lose nothing, and the answers are the usual ones.
+    func testLargeObjectsKeepEveryConcurrentUpdate() throws {
+        let big = String(repeating: "x", count: 200_000)
+        let id = try parse.create("Large", #"{"s":"\#(big)","n":0,"a":[\#((0..<20_000).map(String.init).joined(separator: ","))]}"#)
+        let p = parse!
+        let statuses = StatusList()
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            statuses.append((try? p.send("PUT", "/parse/classes/Large/\(id)", body: #"{"n":{"__op":"Increment","amount":1}}"#).status) ?? 0)
+        }
+        let answers = statuses.all
+        XCTAssertEqual(answers, Array(repeating: 200, count: 16))
+        let added = try parse.expect(200, "PUT", "/parse/classes/Large/\(id)", body: #"{"a":{"__op":"AddUnique","objects":[5,-1]}}"#)
+        XCTAssertEqual(added["a"]?.arrayValue?.count, 20_001)
+        let got = try parse.expect(200, "GET", "/parse/classes/Large/\(id)?keys=n,s")
+        XCTAssertEqual(got["n"], 16)
+        XCTAssertEqual(got["s"]?.stringValue?.count, 200_000)
+        // A caller the ACL refuses gets 101 whatever its operation would have done.
+        let locked = try parse.create("Large", #"{"s":"\#(big)","ACL":{}}"#, headers: ParseServer.headers(master: true))
+        XCTAssertEqual(try parse.expect(404, "PUT", "/parse/classes/Large/\(locked)", body: #"{"s":{"__op":"Increment","amount":1}}"#),
+                       ["code": 101, "error": "Object not found."])
+        XCTAssertEqual(try parse.expect(400, "PUT", "/parse/classes/Large/\(locked)", headers: ParseServer.headers(master: true),
+                                        body: #"{"s":{"__op":"Increment","amount":1}}"#)["code"], 111)
+        try parse.expect(200, "DELETE", "/parse/classes/Large/\(locked)", headers: ParseServer.headers(master: true))
+        try parse.expect(404, "GET", "/parse/classes/Large/\(locked)", headers: ParseServer.headers(master: true))
+    }
+}
+
+/// Statuses collected from concurrent requests.
+private final class StatusList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Int] = []
+    func append(_ status: Int) { lock.withLock { items.append(status) } }
+    var all: [Int] { lock.withLock { items } }
 }

@@ -1,0 +1,75 @@
+import XCTest
+import Core
+@testable import ParseAPI
+
+/// Large creates and updates are computed before they are queued (`PreparedWrites`); the write job uses the
+/// preparation only while its snapshot is current, and answers its errors only after its own checks.
+final class PreparedWriteTests: XCTestCase {
+    var server: ParseTestServer!
+
+    override func setUpWithError() throws { server = try ParseTestServer() }
+    override func tearDown() { server?.stop() }
+
+    private var store: any ParseStore { server.service.app.store }
+    private var config: ParseConfig { server.service.app.config }
+
+    private func body(_ text: String) throws -> JSONObject { try XCTUnwrap(try JSONParser.parse(text).objectValue) }
+
+    private func object(_ id: String) throws -> JSON { try server.json("GET", "/parse/classes/P/\(id)", status: 200) }
+
+    func testACurrentPreparedCreateIsWhatIsStored() throws {
+        try server.json("POST", "/parse/classes/P", body: #"{"a":0}"#, status: 201)
+        let config = self.config
+        let schema = try store.read { try Schemas.load("P", $0) }
+        // Prepared from another body than the job's: the job stores what was prepared, computing nothing.
+        let prepared = PreparedCreate(try WriteRequest.create(try body(#"{"a":2}"#), className: "P", config: config,
+                                                               caller: .master), schema: schema)
+        let w = try WriteRequest.create(try body(#"{"a":1}"#), className: "P", config: config, caller: .master)
+        let result = try store.write { tx in try ObjectWriter(tx: tx, caller: .master, config: config).create("P", w, prepared: prepared) }
+        XCTAssertEqual(try object(result.object.objectId)["a"], 2)
+        // Made for another schema (here: before the class existed): stale.
+        let early = PreparedCreate(w, schema: nil)
+        XCTAssertThrowsError(try store.write { tx in
+            try ObjectWriter(tx: tx, caller: .master, config: config).create("P", w, prepared: early)
+        }) { XCTAssertTrue($0 is StalePreparation, "\($0)") }
+    }
+
+    func testAPreparedUpdateIsStaleOnceTheRowChanged() throws {
+        let id = try XCTUnwrap(try server.json("POST", "/parse/classes/P", body: #"{"n":1}"#, status: 201)["objectId"]?.stringValue)
+        let config = self.config
+        let w = try WriteRequest.update(try body(#"{"n":{"__op":"Increment","amount":1}}"#), className: "P")
+        let row = try XCTUnwrap(try store.readStatement { try $0.storedObject("P", id) })
+        let prepared = try XCTUnwrap(PreparedUpdate(w, base: row))
+        try server.json("PUT", "/parse/classes/P/\(id)", body: #"{"n":10}"#, status: 200)
+        XCTAssertThrowsError(try store.write { tx in
+            try ObjectWriter(tx: tx, caller: .master, config: config).update("P", id, w, prepared: prepared)
+        }) { XCTAssertTrue($0 is StalePreparation, "\($0)") }
+        XCTAssertEqual(try object(id)["n"], 10)
+        // Prepared again from the current row, it applies: 10 + 1, not 1 + 1.
+        let current = try XCTUnwrap(try store.readStatement { try $0.storedObject("P", id) })
+        let fresh = try XCTUnwrap(PreparedUpdate(w, base: current))
+        let result = try store.write { tx in
+            try ObjectWriter(tx: tx, caller: .master, config: config).update("P", id, w, prepared: fresh)
+        }
+        XCTAssertEqual(result.echo, ["n": 11])
+        XCTAssertEqual(try object(id)["n"], 11)
+    }
+
+    /// The preparation failed (Increment on a string); a caller who may not write the object still gets
+    /// 101, as without preparation, and learns nothing about the field.
+    func testAPreparedErrorIsAnsweredOnlyAfterThePermissionChecks() throws {
+        let id = try XCTUnwrap(try server.json("POST", "/parse/classes/P", headers: ParseTestServer.headers(master: true),
+                                               body: #"{"s":"text","ACL":{}}"#, status: 201)["objectId"]?.stringValue)
+        let config = self.config
+        let w = try WriteRequest.update(try body(#"{"s":{"__op":"Increment","amount":1}}"#), className: "P")
+        let row = try XCTUnwrap(try store.readStatement { try $0.storedObject("P", id) })
+        let prepared = try XCTUnwrap(PreparedUpdate(w, base: row))
+        XCTAssertThrowsError(try prepared.outcome.get()) { XCTAssertEqual(($0 as? ParseError)?.code, 111) }
+        XCTAssertThrowsError(try store.write { tx in
+            try ObjectWriter(tx: tx, caller: .publicCaller, config: config).update("P", id, w, prepared: prepared)
+        }) { XCTAssertEqual($0 as? ParseError, .objectNotFound) }
+        XCTAssertThrowsError(try store.write { tx in
+            try ObjectWriter(tx: tx, caller: .master, config: config).update("P", id, w, prepared: prepared)
+        }) { XCTAssertEqual(($0 as? ParseError)?.code, 111) }
+    }
+}
