@@ -55,7 +55,8 @@ public final class Daemon: @unchecked Sendable {
     func buildRouter(_ opened: StorageBootstrap.Opened, admin: ServerAdmin) throws -> Router {
         let router = Router()
         let cors = CORSPolicy(allowedOrigins: config.corsAllowedOrigins, allowCredentials: config.corsAllowCredentials)
-        OperationalRoutes.register(on: router, lifecycle: lifecycle, metrics: metrics, cors: cors)
+        OperationalRoutes.register(on: router, lifecycle: lifecycle, metrics: metrics, cors: cors,
+                                   metricsAccess: MetricsAccess(allowFrom: config.metricsAllowFrom, admin: admin))
         let adminGroup = router.group("/_quartet/admin", errorRenderer: AdminWire.render)
         AdminRoutes.register(on: adminGroup, admin: admin, config: config)
 

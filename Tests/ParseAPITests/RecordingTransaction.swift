@@ -35,6 +35,15 @@ final class RecordingTransaction: ParseTransaction {
     func saveSchema(_ schema: ClassSchema) throws { try base.saveSchema(schema) }
     func deleteSchema(_ className: String) throws { try base.deleteSchema(className) }
     func object(_ className: String, _ objectId: String) throws -> StoredObject? { try base.object(className, objectId) }
+    func storedObject(_ className: String, _ objectId: String) throws -> StoredText? { try base.storedObject(className, objectId) }
+    func storedObject(_ className: String, _ objectId: String, comparingData expected: [UInt8]) throws
+        -> (row: StoredText, dataMatches: Bool)? {
+        try base.storedObject(className, objectId, comparingData: expected)
+    }
+    var schemaChanges: Int {
+        get { base.schemaChanges }
+        set { base.schemaChanges = newValue }
+    }
     func schemaAndObject(_ className: String, _ objectId: String, caller: Caller) throws -> SchemaAndObject? {
         try base.schemaAndObject(className, objectId, caller: caller)
     }

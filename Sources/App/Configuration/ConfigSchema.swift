@@ -31,6 +31,8 @@ public enum ConfigSchema {
         ConfigOption("server", "accessLog", true, .boolean, "One log line per request."),
         ConfigOption("server", "corsAllowedOrigins", ["*"], .stringList, "Origins allowed by CORS for the operational endpoints and APIs without their own CORS rules."),
         ConfigOption("server", "corsAllowCredentials", false, .boolean, "Send Access-Control-Allow-Credentials (never together with `*`)."),
+        ConfigOption("server", "metricsAllowFrom", ["127.0.0.0/8", "::1"], .stringList,
+                     "Client addresses and CIDR ranges that may read /metrics; any other needs the server admin's credentials (empty: always)."),
         ConfigOption("server", "tlsCertificate", nil, .optionalString, "PEM certificate chain; enables TLS together with tlsPrivateKey."),
         ConfigOption("server", "tlsPrivateKey", nil, .optionalString, "PEM private key for tlsCertificate."),
         ConfigOption("server", "tlsPort", nil, .optionalInteger(port), "Second listener for TLS; null serves TLS on `port` instead of plain HTTP."),

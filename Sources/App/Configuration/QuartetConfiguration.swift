@@ -1,6 +1,7 @@
 import Foundation
 import Core
 import Auth
+import HTTP
 
 /// The validated configuration the daemon runs with.
 public struct QuartetConfiguration: Sendable {
@@ -27,6 +28,9 @@ public struct QuartetConfiguration: Sendable {
         }
         if corsAllowCredentials, corsAllowedOrigins.contains("*") {
             throw ConfigError(key: "server.corsAllowCredentials", reason: "cannot be true while corsAllowedOrigins contains \"*\"")
+        }
+        for entry in metricsAllowFromEntries where IPRange.parse(entry) == nil {
+            throw ConfigError(key: "server.metricsAllowFrom", reason: "'\(entry)' is not an IP address or CIDR range")
         }
     }
 
@@ -58,6 +62,11 @@ public struct QuartetConfiguration: Sendable {
     public var accessLog: Bool { bool("server", "accessLog") }
     public var corsAllowedOrigins: [String] { value("server", "corsAllowedOrigins").arrayValue?.compactMap(\.stringValue) ?? [] }
     public var corsAllowCredentials: Bool { bool("server", "corsAllowCredentials") }
+    private var metricsAllowFromEntries: [String] {
+        value("server", "metricsAllowFrom").arrayValue?.compactMap(\.stringValue) ?? []
+    }
+    /// Who may read `/metrics` without the server admin's credentials.
+    public var metricsAllowFrom: [IPRange] { metricsAllowFromEntries.compactMap(IPRange.parse) }
     public var tlsCertificate: String? { string("server", "tlsCertificate") }
     public var tlsPrivateKey: String? { string("server", "tlsPrivateKey") }
     public var tlsPort: Int? { value("server", "tlsPort").int64Value.flatMap { Int(exactly: $0) } }

@@ -4,7 +4,8 @@ import HTTP
 
 /// `GET /health` and `GET /metrics`, mounted at the root.
 enum OperationalRoutes {
-    static func register(on router: Router, lifecycle: Lifecycle, metrics: MetricsRegistry, cors: CORSPolicy) {
+    static func register(on router: Router, lifecycle: Lifecycle, metrics: MetricsRegistry, cors: CORSPolicy,
+                         metricsAccess: MetricsAccess) {
         let group = router.group("", cors: cors)
         // On the I/O thread: the answer is one atomic read, and a health check must not queue behind
         // handlers that occupy every worker (Docker's HEALTHCHECK would then mark a busy server unhealthy).
@@ -17,7 +18,9 @@ enum OperationalRoutes {
             }
             return .response(.json(.serviceUnavailable, "{\"status\":\"\(state.rawValue)\"}"))
         }
-        group.on([.get], "/metrics") { _ in
+        // On a worker: a request from outside `server.metricsAllowFrom` has its admin password checked.
+        group.on([.get], "/metrics") { request in
+            if let refusal = metricsAccess.refusal(request) { return .response(refusal) }
             var headers = HTTPHeaders()
             headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             return .response(HTTPResponse(status: .ok, headers: headers, body: .bytes(Array(metrics.render().utf8))))
