@@ -27,11 +27,6 @@ final class PreparedWriteTests: XCTestCase {
         let w = try WriteRequest.create(try body(#"{"a":1}"#), className: "P", config: config, caller: .master)
         let result = try store.write { tx in try ObjectWriter(tx: tx, caller: .master, config: config).create("P", w, prepared: prepared) }
         XCTAssertEqual(try object(result.object.objectId)["a"], 2)
-        // Made for another schema (here: before the class existed): stale.
-        let early = PreparedCreate(w, schema: nil)
-        XCTAssertThrowsError(try store.write { tx in
-            try ObjectWriter(tx: tx, caller: .master, config: config).create("P", w, prepared: early)
-        }) { XCTAssertTrue($0 is StalePreparation, "\($0)") }
     }
 
     func testAPreparedUpdateIsStaleOnceTheRowChanged() throws {
@@ -71,5 +66,52 @@ final class PreparedWriteTests: XCTestCase {
         XCTAssertThrowsError(try store.write { tx in
             try ObjectWriter(tx: tx, caller: .master, config: config).update("P", id, w, prepared: prepared)
         }) { XCTAssertEqual(($0 as? ParseError)?.code, 111) }
+    }
+
+    /// Only defaults and required fields shape a created object: a field added since keeps a preparation
+    /// current; a new default makes it stale (refused, or computed in the job inside a transactional batch).
+    func testOnlyDefaultsAndRequiredFieldsMakeAPreparedCreateStale() throws {
+        try server.json("POST", "/parse/classes/P", body: #"{"a":0}"#, status: 201)
+        let config = self.config
+        let schema = try store.read { try Schemas.load("P", $0) }
+        let w = try WriteRequest.create(try body(#"{"a":1}"#), className: "P", config: config, caller: .master)
+        let prepared = PreparedCreate(try WriteRequest.create(try body(#"{"a":2}"#), className: "P", config: config,
+                                                              caller: .master), schema: schema)
+        try server.json("POST", "/parse/classes/P", body: #"{"b":"x"}"#, status: 201)
+        let kept = try store.write { tx in try ObjectWriter(tx: tx, caller: .master, config: config).create("P", w, prepared: prepared) }
+        XCTAssertEqual(try object(kept.object.objectId)["a"], 2)
+        try server.json("PUT", "/parse/schemas/P", headers: ParseTestServer.headers(master: true),
+                        body: #"{"fields":{"c":{"type":"String","defaultValue":"d"}}}"#, status: 200)
+        XCTAssertThrowsError(try store.write { tx in
+            try ObjectWriter(tx: tx, caller: .master, config: config).create("P", w, prepared: prepared)
+        }) { XCTAssertTrue($0 is StalePreparation, "\($0)") }
+        let computed = try store.write { tx in
+            try ObjectWriter(tx: tx, caller: .master, config: config).create("P", w, prepared: prepared, staleFallsBack: true)
+        }
+        let stored = try object(computed.object.objectId)
+        XCTAssertEqual(stored["a"], 1)
+        XCTAssertEqual(stored["c"], "d")
+    }
+
+    /// A transactional batch computes its creates before its job; the results are those of running them in
+    /// order: fields added by earlier items, defaults, and an item whose class gained a default meanwhile.
+    func testATransactionalBatchOfPreparedCreates() throws {
+        try server.json("POST", "/parse/schemas/Q", headers: ParseTestServer.headers(master: true),
+                        body: #"{"fields":{"d":{"type":"Number","defaultValue":7}}}"#, status: 200)
+        let items = (0..<50).map { #"{"method":"POST","path":"/parse/classes/Q","body":{"n":\#($0),"f\#($0 % 3)":true}}"# }
+        let reply = try server.json("POST", "/parse/batch",
+                                    body: #"{"transaction":true,"requests":[\#(items.joined(separator: ","))]}"#, status: 200)
+        let ids = reply.arrayValue?.compactMap { $0["success"]?["objectId"]?.stringValue } ?? []
+        XCTAssertEqual(ids.count, 50)
+        XCTAssertEqual(reply[0]?["success"]?["d"], 7)
+        let found = try server.json("GET", "/parse/classes/Q?order=n&limit=100", status: 200)["results"]?.arrayValue ?? []
+        XCTAssertEqual(found.map { $0["n"] }, (0..<50).map { .int($0) })
+        XCTAssertTrue(found.allSatisfy { $0["d"] == 7 })
+        XCTAssertEqual(found[4]["f1"], true)
+        // A failing item still rolls the whole batch back.
+        let failing = #"{"transaction":true,"requests":[{"method":"POST","path":"/parse/classes/Q","body":{"n":100}},"#
+            + #"{"method":"POST","path":"/parse/classes/Q","body":{"n":"not a number"}}]}"#
+        try server.json("POST", "/parse/batch", body: failing, status: 400)
+        XCTAssertEqual(try server.json("GET", "/parse/classes/Q?count=1&limit=0", status: 200)["count"], 50)
     }
 }

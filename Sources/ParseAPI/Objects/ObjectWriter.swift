@@ -17,10 +17,11 @@ struct ObjectWriter {
     static let maxObjectBytes = 16 << 20
 
     /// Creates an object. `prepared` (made for the class schema of the moment, see `PreparedWrites`) carries
-    /// the object's data already computed and serialized; the job refuses it with `StalePreparation` when
-    /// the schema has changed since.
-    func create(_ className: String, _ w: WriteRequest, acl: JSONObject?? = nil, prepared: PreparedCreate? = nil)
-        throws -> Result {
+    /// the object's data already computed and serialized; when the schema's defaults or required fields have
+    /// changed since, the job refuses it with `StalePreparation`, or computes the object itself when
+    /// `staleFallsBack` (inside a transactional batch, which cannot be queued again).
+    func create(_ className: String, _ w: WriteRequest, acl: JSONObject?? = nil, prepared: PreparedCreate? = nil,
+                staleFallsBack: Bool = false) throws -> Result {
         try WriteLimits.check(w, config)
         let existing = try Schemas.load(className, tx)
         try Schemas.requireReachable(existing, className: className, caller: caller, config: config)
@@ -30,8 +31,8 @@ struct ObjectWriter {
         var data = JSONObject()
         var echo = JSONObject()
         let serialized: String
-        if let prepared {
-            guard prepared.schema == existing else { throw StalePreparation() }
+        if let prepared, !prepared.isCurrent(for: existing), !staleFallsBack { throw StalePreparation() }
+        if let prepared, prepared.isCurrent(for: existing) {
             let computed = try prepared.outcome.get()
             data = computed.data
             echo = computed.echo

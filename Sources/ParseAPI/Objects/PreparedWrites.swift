@@ -21,6 +21,13 @@ enum PreparedWrites {
 /// A prepared write no longer matches what is stored: prepare again.
 struct StalePreparation: Error {}
 
+/// A create of a transactional `/batch`, parsed and computed before the batch's one job.
+struct PreparedBatchCreate: Sendable {
+    let className: String
+    let request: WriteRequest
+    let prepared: PreparedCreate
+}
+
 /// What a prepared write computed: the object's data after the operations, the echo of spec §6.6 and the
 /// data serialized (within the size limit).
 struct PreparedData: Sendable {
@@ -29,17 +36,37 @@ struct PreparedData: Sendable {
     let text: String
 }
 
-/// A create computed before it is queued, for a class whose schema was `schema` at the time.
+/// A create computed before it is queued, for a class whose schema had the defaults and required fields
+/// `rules` at the time. Only those shape the object, so fields added to the class since (by another write,
+/// or by an earlier item of a transactional batch) do not make it stale.
 struct PreparedCreate: Sendable {
-    /// The class schema the defaults and required fields were taken from (nil: no class yet).
-    let schema: ClassSchema?
+    /// The fields with a default value or `required`, as the schema had them.
+    let rules: [SchemaRule]
+
+    /// A field's default value and `required` flag.
+    struct SchemaRule: Sendable, Equatable {
+        let name: String
+        let defaultValue: JSON?
+        let required: Bool
+    }
+
+    /// The rules of `schema` (none without a class).
+    static func rules(of schema: ClassSchema?) -> [SchemaRule] {
+        (schema?.fields ?? []).compactMap { name, def in
+            def.defaultValue != nil || def.required ? SchemaRule(name: name, defaultValue: def.defaultValue, required: def.required) : nil
+        }
+    }
+
+    /// True when the class's schema now makes the same object of the same operations.
+    func isCurrent(for schema: ClassSchema?) -> Bool { Self.rules(of: schema) == rules }
+
     /// The data, or the Parse error the create ends with. An error is not answered at once: the job first
     /// makes the checks that come before it (reachability, CLP, schema types), as an unprepared create does.
     let outcome: Result<PreparedData, ParseError>
 
     /// Applies the operations of `w` and the schema's defaults, checks required fields and size.
     init(_ w: WriteRequest, schema: ClassSchema?) {
-        self.schema = schema
+        rules = Self.rules(of: schema)
         outcome = Result {
             var data = JSONObject()
             var echo = JSONObject()

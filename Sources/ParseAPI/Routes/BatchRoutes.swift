@@ -16,6 +16,8 @@ enum BatchRoutes {
         var path: String
         var body: JSONObject
         var error: ParseError?
+        /// A create computed before a transactional batch's job (`prepareCreates`).
+        var prepared: PreparedBatchCreate?
     }
 
     /// A failing item of a transactional batch (aborts the writer job).
@@ -27,8 +29,9 @@ enum BatchRoutes {
             throw ParseError(107, "Too many requests in one batch: the maximum is \(c.config.batchMaxRequests).")
         }
         if requests.isEmpty { return .okJSON(.array([])) }
-        let items = requests.map { parseItem($0, c) }
         let transactional = c.body["transaction"]?.boolValue == true
+        let parsed = requests.map { parseItem($0, c) }
+        let items = transactional ? prepareCreates(parsed, c) : parsed
         let app = c.app, http = c.http, caller = c.caller, installationId = c.installationId
         let token = c.sessionToken, mount = c.mount
         if transactional {
@@ -96,6 +99,33 @@ enum BatchRoutes {
         return item
     }
 
+    /// A transactional batch runs every item inside its one write job, where all other writes wait; the
+    /// creates of regular classes are parsed and computed here first (`PreparedWrites`), so the job only
+    /// checks and stores them. An item that cannot be prepared (an error, a system class) runs as before.
+    static func prepareCreates(_ items: [Item], _ c: ParseContext) -> [Item] {
+        var schemas: [String: ClassSchema?] = [:]
+        return items.map { item in
+            guard item.error == nil, item.method == .post, item.segments.count == 2, item.segments[0] == "classes" else {
+                return item
+            }
+            let cls = item.segments[1]
+            guard FieldNames.isValidClassName(cls), !FieldNames.systemClasses.contains(cls),
+                  let w = try? WriteRequest.create(item.body, className: cls, config: c.config, caller: c.caller) else {
+                return item
+            }
+            let schema: ClassSchema?
+            if let known = schemas[cls] {
+                schema = known
+            } else {
+                do { schema = try c.read { try Schemas.load(cls, $0) } } catch { return item }
+                schemas[cls] = .some(schema)
+            }
+            var prepared = item
+            prepared.prepared = PreparedBatchCreate(className: cls, request: w, prepared: PreparedCreate(w, schema: schema))
+            return prepared
+        }
+    }
+
     static func run(_ item: Item, app: ParseApp, http: HTTPRequest, caller: Caller, installationId: String?,
                     token: String?, mount: String, tx: (any ParseTransaction)?) -> Result<JSON, ParseError> {
         if let e = item.error { return .failure(e) }
@@ -107,6 +137,7 @@ enum BatchRoutes {
         sub.installationId = installationId
         sub.sessionToken = token
         sub.transaction = tx
+        sub.preparedCreate = item.prepared
         sub.isBatchItem = true
         sub.pathParams = params
         if item.method == .get { sub.params = item.body } else { sub.body = item.body }

@@ -29,8 +29,16 @@ enum ClassesRoutes {
     }
 
     static func createObject(_ c: ParseContext, _ cls: String, acl: JSONObject?? = nil) throws -> ParseReply {
-        let w = try WriteRequest.create(c.body, className: cls, config: c.config, caller: c.caller)
         let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId
+        if let ready = c.preparedCreate, ready.className == cls, c.transaction != nil {
+            // A transactional batch item computed before the batch's job.
+            let result = try c.write { tx in
+                try ObjectWriter(tx: tx, caller: caller, config: config)
+                    .create(cls, ready.request, acl: acl, prepared: ready.prepared, staleFallsBack: true)
+            }
+            return createdReply(serverURL: url, appId: appId, result)
+        }
+        let w = try WriteRequest.create(c.body, className: cls, config: c.config, caller: c.caller)
         // A large body (a batch item's size is not known: always) is computed before it is queued.
         if c.isBatchItem || c.http.body.count >= PreparedWrites.threshold {
             return try c.writePrepared(prepare: { PreparedCreate(w, schema: try c.read { try Schemas.load(cls, $0) }) },

@@ -20,6 +20,8 @@ final class ParseContext {
     var clientVersion: String?
     /// The surrounding transaction of a transactional batch.
     var transaction: (any ParseTransaction)?
+    /// This batch item's create, parsed and computed before the batch's job (`BatchRoutes.prepareCreates`).
+    var preparedCreate: PreparedBatchCreate?
     var isBatchItem = false
     /// The mount the request came in through ("/parse" or an alias).
     var mount: String
