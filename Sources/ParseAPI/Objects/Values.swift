@@ -115,8 +115,4 @@ enum Values {
             }
         }
     }
-
-    /// Equality used by AddUnique/Remove: pointers by class and id, numbers by value, other values
-    /// structurally (see `SameValueKey`).
-    static func same(_ a: JSON, _ b: JSON) -> Bool { SameValueKey(a) == SameValueKey(b) }
 }
