@@ -5,7 +5,8 @@ public struct HTTPRequest: Sendable {
     public var method: HTTPMethod
     /// The raw request-target exactly as received.
     public var target: String
-    /// The percent-decoded path, without the query.
+    /// The percent-decoded path, without the query; the raw path itself for route groups that decode paths
+    /// themselves (see `Router.group(_:host:limits:cors:errorRenderer:decodesPath:)`).
     public var path: String
     /// The path as received, still percent-encoded.
     public var rawPath: String
@@ -41,10 +42,13 @@ public struct HTTPRequest: Sendable {
     /// Builds a request from a method and a raw target, splitting and decoding path and query the way the
     /// server does. Throws `HTTPError.badRequest` for an invalid percent-encoding in either part.
     /// `receivedAt` defaults to now; the server passes the moment it finished reading the head.
+    /// `decodingPath` false leaves `path` equal to `rawPath`, undecoded and unchecked, for an API that
+    /// decodes each segment itself and answers bad escapes in its own words.
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:],
                 body: RequestBody = .empty, remoteAddress: String = "127.0.0.1", isTLS: Bool = false,
-                requestID: String = "", receivedAt: ContinuousClock.Instant = .now) throws(HTTPError) {
-        let parts = try RequestTarget.split(target)
+                requestID: String = "", receivedAt: ContinuousClock.Instant = .now,
+                decodingPath: Bool = true) throws(HTTPError) {
+        let parts = try RequestTarget.split(target, decodingPath: decodingPath)
         self.method = method
         self.target = target
         self.path = parts.path
@@ -79,7 +83,7 @@ enum RequestTarget {
     }
 
     /// Accepts origin-form ("/a?b") and, for robustness, absolute-form ("http://host/a?b") targets.
-    static func split(_ target: String) throws(HTTPError) -> Parts {
+    static func split(_ target: String, decodingPath: Bool = true) throws(HTTPError) -> Parts {
         // Most targets are a plain origin-form path: nothing to split or decode.
         if isPlainPath(target) {
             return Parts(rawPath: target, path: target, query: "", parameters: FormParameters())
@@ -105,7 +109,7 @@ enum RequestTarget {
             query = ""
         }
         if rawPath.isEmpty && target != "*" { throw .badRequest("empty path") }
-        guard let decoded = PercentDecoding.decodePath(rawPath) else {
+        guard let decoded = decodingPath ? PercentDecoding.decodePath(rawPath) : String(rawPath) else {
             throw .badRequest("invalid percent-encoding in path")
         }
         let parameters: FormParameters

@@ -76,6 +76,8 @@ final class CompiledGroup: Sendable {
     /// Runs before every handler of the group; `hasMiddleware` saves groups without any even the loop.
     let middleware: [Middleware]
     let hasMiddleware: Bool
+    /// Whether requests get a decoded `path` (see `Router.group`).
+    let decodesPath: Bool
     let root: RouteNode
     /// Routes made only of literal segments, by their path without the leading "/" (segments joined by
     /// "/"): the common case is then one dictionary lookup instead of a tree walk.
@@ -93,6 +95,7 @@ final class CompiledGroup: Sendable {
         errorRenderer = spec.errorRenderer
         middleware = spec.middleware
         hasMiddleware = !spec.middleware.isEmpty
+        decodesPath = spec.decodesPath
         let root = RouteNode()
         var staticRoutes: [String: [CompiledRoute]] = [:]
         for route in spec.routes {

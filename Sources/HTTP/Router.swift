@@ -14,6 +14,7 @@ public final class Router: Sendable {
         var cors: CORSPolicy?
         var errorRenderer: ErrorRenderer?
         var middleware: [Middleware] = []
+        var decodesPath = true
         var routes: [RouteSpec] = []
     }
 
@@ -47,13 +48,18 @@ public final class Router: Sendable {
     /// tried before the others. `limits` may only lower the server's limits. `cors` answers preflights and
     /// decorates responses. `errorRenderer` renders thrown errors and early errors for targets under the
     /// prefix (plain `{"error":"..."}` JSON when nil). `middleware` runs, in order, before every handler of
-    /// the group (see `Middleware`).
+    /// the group (see `Middleware`). `decodesPath` false hands the group's handlers the path undecoded
+    /// (`request.path` is `request.rawPath`): an API whose paths carry escaped bytes the server's decoder
+    /// refuses (`%00`, invalid UTF-8) decodes segment by segment and answers in its own format (Couch:
+    /// `illegal_docid`).
     public func group(_ prefix: String, host: String? = nil, limits: Limits? = nil, cors: CORSPolicy? = nil,
-                      errorRenderer: ErrorRenderer? = nil, middleware: [Middleware] = []) -> RouteGroup {
+                      errorRenderer: ErrorRenderer? = nil, middleware: [Middleware] = [],
+                      decodesPath: Bool = true) -> RouteGroup {
         let normalized = Router.normalizePrefix(prefix)
         let index = state.withLock { state -> Int in
             state.groups.append(GroupSpec(prefix: normalized, host: host, limits: limits, cors: cors,
-                                          errorRenderer: errorRenderer, middleware: middleware))
+                                          errorRenderer: errorRenderer, middleware: middleware,
+                                          decodesPath: decodesPath))
             state.compiled = nil
             return state.groups.count - 1
         }

@@ -123,3 +123,21 @@ final class ServerBasicsTests: XCTestCase {
         XCTAssertEqual(wrong.header("Allow"), "GET, HEAD")
     }
 }
+
+/// Groups that decode their paths themselves get the raw path, escapes the server's decoder refuses included.
+final class ServerRawPathGroupTests: XCTestCase {
+    func testAGroupWithoutPathDecodingSeesTheRawPathAndOthersStillRefuseBadEscapes() throws {
+        let server = try TestServer { router in
+            router.group("/raw", decodesPath: false).on(.get, "*") { request in
+                .response(.text(.ok, request.path))
+            }
+            router.group("/cooked").on(.get, "*") { request in .response(.text(.ok, request.path)) }
+        }
+        let client = try server.client()
+        let raw = try client.request("GET", "/raw/a%00b/%FF?x=1")
+        XCTAssertEqual(raw.status, 200)
+        XCTAssertEqual(raw.text, "/raw/a%00b/%FF")
+        XCTAssertEqual(try server.client().request("GET", "/cooked/a%00b").status, 400)
+        XCTAssertEqual(try server.client().request("GET", "/cooked/a%20b").text, "/cooked/a b")
+    }
+}

@@ -79,7 +79,8 @@ extension Connection {
         do throws(HTTPError) {
             request = try HTTPRequest(method: state.head.method, target: state.head.target,
                                       version: state.head.version, headers: state.head.headers, body: .empty,
-                                      remoteAddress: remoteAddress, isTLS: tls != nil, requestID: state.requestID)
+                                      remoteAddress: remoteAddress, isTLS: tls != nil, requestID: state.requestID,
+                                      decodingPath: state.group?.decodesPath ?? true)
         } catch {
             earlyError(error)
             return false

@@ -46,7 +46,8 @@ struct RequestJob: Sendable {
         do throws(HTTPError) {
             request = try HTTPRequest(method: head.method, target: head.target, version: head.version,
                                       headers: head.headers, body: body, remoteAddress: remoteAddress, isTLS: isTLS,
-                                      requestID: requestID, receivedAt: receivedAt)
+                                      requestID: requestID, receivedAt: receivedAt,
+                                      decodingPath: match.group.decodesPath)
         } catch {
             // An undecodable path or query: the request cannot be trusted, so answer and close.
             return .outcome(.response(ErrorRendering.render(error, request: nil, renderer: renderer),
