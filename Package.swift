@@ -51,10 +51,11 @@ let package = Package(
                 swiftSettings: strict),
         // Backbeam: for now only the storage- and HTTP-independent core (signature, BQL, wire forms).
         .target(name: "BackbeamAPI", dependencies: ["Core"], swiftSettings: strict),
-        // Couch's storage- and HTTP-independent core for now: revision ids, revision trees, validation.
-        .target(name: "CouchAPI", dependencies: ["Core"], swiftSettings: strict),
+        .target(name: "CouchAPI",
+                dependencies: ["Core", "HTTP", "Storage", "Auth", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
         .target(name: "App",
-                dependencies: ["Core", "HTTP", "Storage", "Auth", "ParseAPI", "DatastoreAPI",
+                dependencies: ["Core", "HTTP", "Storage", "Auth", "ParseAPI", "DatastoreAPI", "CouchAPI",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "quartet",
@@ -74,7 +75,8 @@ let package = Package(
         .testTarget(name: "ParseAPITests", dependencies: ["ParseAPI", "Core"], swiftSettings: strict),
         .testTarget(name: "DatastoreAPITests", dependencies: ["DatastoreAPI", "Core", "Auth"], swiftSettings: strict),
         .testTarget(name: "BackbeamAPITests", dependencies: ["BackbeamAPI", "Core"], swiftSettings: strict),
-        .testTarget(name: "CouchAPITests", dependencies: ["CouchAPI", "Core"], swiftSettings: strict),
+        .testTarget(name: "CouchAPITests", dependencies: ["CouchAPI", "Core", "HTTP", "Storage", "Auth"],
+                    swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Core"], swiftSettings: strict),
         // Reads Sources/ and checks the module layers and the SQL-placement rule of docs/architecture.md.
         .testTarget(name: "ArchitectureTests", swiftSettings: strict),
