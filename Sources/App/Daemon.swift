@@ -6,6 +6,7 @@ import HTTP
 import Storage
 import ParseAPI
 import DatastoreAPI
+import CouchAPI
 
 /// The running daemon: storage, the APIs, the router and the HTTP server, wired together.
 public final class Daemon: @unchecked Sendable {
@@ -14,6 +15,9 @@ public final class Daemon: @unchecked Sendable {
     public let metrics = MetricsRegistry()
     public let lifecycle = Lifecycle()
     private var server: HTTPServer?
+    /// The optional second listener serving the Couch API at `/` (`couch.rootListen`).
+    private var rootServer: HTTPServer?
+    private var couch: CouchService?
     private var opened: StorageBootstrap.Opened?
     private var gcTimer: (any DispatchSourceTimer)?
     private var statisticsTimer: (any DispatchSourceTimer)?
@@ -37,9 +41,17 @@ public final class Daemon: @unchecked Sendable {
         let router = try buildRouter(opened, admin: admin)
         let server = HTTPServer(configuration: serverConfiguration(), router: router, logger: logger,
                                 observer: HTTPMetrics(registry: metrics))
-        opened.storage.setBlockingHook(server.blockingHook)
+        let rootServer = try couchRootServer()
+        let hooks = [server.blockingHook] + (rootServer.map { [$0.blockingHook] } ?? [])
+        opened.storage.setBlockingHook { for hook in hooks { hook() } }
         let port = try server.start()
         self.server = server
+        var rootLine: String?
+        if let rootServer {
+            let rootPort = try rootServer.start()
+            self.rootServer = rootServer
+            rootLine = "Couch API at the root of http://\(couch?.config.rootListen?.host ?? ""):\(rootPort)"
+        }
         startBlobCollector(opened.blobs)
         startStatisticsRefresher(opened.storage)
         lifecycle.set(.ready)
@@ -48,6 +60,7 @@ public final class Daemon: @unchecked Sendable {
         if let tlsPort = config.tlsPort, server.boundPorts.count > 1 {
             line += " and https://\(config.host):\(server.boundPorts.last ?? tlsPort)"
         }
+        if let rootLine { line += "\n" + rootLine }
         return line
     }
 
@@ -77,7 +90,26 @@ public final class Daemon: @unchecked Sendable {
                                              blobs: opened.blobs, logger: logger, metrics: metrics,
                                              serverAdmin: admin)
         datastore.mount(on: router)
+        // Couch at couch.mountPath (/couch), plus the host-root /_session its replicator logs in at.
+        let couch = try CouchService(config: config.section("couch"), storage: opened.storage, blobs: opened.blobs,
+                                     admin: admin, logger: logger)
+        couch.mount(on: router)
+        self.couch = couch
         return router
+    }
+
+    /// The second listener of `couch.rootListen`: its own router holding only the Couch API at `/`, on the
+    /// same storage and credentials; plain HTTP, otherwise the main server's settings. Nil when not configured.
+    func couchRootServer() throws -> HTTPServer? {
+        guard let couch, let listen = couch.config.rootListen else { return nil }
+        let router = Router()
+        couch.mountAtRoot(on: router)
+        var configuration = serverConfiguration()
+        configuration.host = listen.host
+        configuration.port = listen.port
+        configuration.tls = nil
+        return HTTPServer(configuration: configuration, router: router, logger: logger,
+                          observer: HTTPMetrics(registry: metrics))
     }
 
     func serverConfiguration() -> ServerConfiguration {
@@ -147,9 +179,15 @@ public final class Daemon: @unchecked Sendable {
         gcTimer?.cancel()
         statisticsTimer?.cancel()
         let server = self.server
+        let rootServer = self.rootServer
         let storage = opened?.storage
         let sequence = ShutdownSequence(grace: .seconds(config.shutdownGraceSeconds), logger: logger)
-        return sequence.run(drain: { server?.shutdown() ?? true }, close: { storage?.close() },
-                            interrupt: { storage?.interruptAll() })
+        return sequence.run(drain: {
+            // Both listeners stop accepting first; then each finishes its requests.
+            rootServer?.beginDraining()
+            let main = server?.shutdown() ?? true
+            let root = rootServer?.shutdown() ?? true
+            return main && root
+        }, close: { storage?.close() }, interrupt: { storage?.interruptAll() })
     }
 }

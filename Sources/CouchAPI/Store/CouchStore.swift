@@ -14,6 +14,9 @@ public protocol CouchStore: Sendable {
     /// bytes `body` copies out. The buffers are valid only during `body`.
     func winner<T>(database: String, docID: String, _ body: (StoredWinner) throws -> T) throws -> Lookup<T>
 
+    /// Whether database `name` exists (one statement, no transaction).
+    func databaseExists(_ name: String) throws -> Bool
+
     /// Runs `body` on one consistent snapshot.
     func read<T>(_ body: (any CouchReader) throws -> T) throws -> T
 

@@ -72,6 +72,12 @@ public final class SQLiteCouchStore: CouchStore {
         }
     }
 
+    public func databaseExists(_ name: String) throws -> Bool {
+        try storage.readStatement { db in
+            try db.queryOne("SELECT 1 FROM couch_databases WHERE name = ?", [.text(name)]) != nil
+        }
+    }
+
     public func read<T>(_ body: (any CouchReader) throws -> T) throws -> T {
         try storage.read { db in try body(SQLiteCouchReader(db: db)) }
     }

@@ -56,6 +56,40 @@ extension CouchError {
                    reason: "At least one path segment of `\(name)` is too long.")
     }
 
+    // MARK: 401, 403, 405, 415, 429, 501
+
+    /// 401 with the given reason (§2.7, §2.8).
+    public static func unauthorized(_ reason: String) -> CouchError {
+        CouchError(status: 401, error: "unauthorized", reason: reason)
+    }
+
+    /// 401 for wrong or undecodable credentials, on every endpoint (§2.7.2).
+    public static let badCredentials = unauthorized("Name or password is incorrect.")
+
+    /// 403 `forbidden` with the given reason (§2.8).
+    public static func forbidden(_ reason: String) -> CouchError {
+        CouchError(status: 403, error: "forbidden", reason: reason)
+    }
+
+    /// 405 "Only {METHODS} allowed" (§2.1); the caller adds `Allow`.
+    public static func methodNotAllowed(_ allowed: String) -> CouchError {
+        CouchError(status: 405, error: "method_not_allowed", reason: "Only \(allowed) allowed")
+    }
+
+    /// 415 `bad_content_type` with the given reason (§2.3).
+    public static func badContentType(_ reason: String) -> CouchError {
+        CouchError(status: 415, error: "bad_content_type", reason: reason)
+    }
+
+    /// 429 for a client address over its failed-login limit. *(wording ours: CouchDB has no such limit)*
+    public static let tooManyLoginFailures = CouchError(status: 429, error: "too_many_requests",
+                                                        reason: "Too many failed login attempts. Try again later.")
+
+    /// 501 `not_implemented` for a feature outside the server's scope (§9). *(wording free)*
+    public static func notImplemented(_ feature: String) -> CouchError {
+        CouchError(status: 501, error: "not_implemented", reason: "\(feature) is not supported by this server.")
+    }
+
     // MARK: 404, 409, 412, 413
 
     /// 404 `not_found` "missing": unknown document or revision.
@@ -76,6 +110,9 @@ extension CouchError {
     public static func missingStub(docID: String, name: String) -> CouchError {
         CouchError(status: 412, error: "missing_stub", reason: "Invalid attachment stub in \(docID) for \(name)")
     }
+
+    /// 414 `too_long`: a request target past the limit.
+    public static let tooLong = CouchError(status: 414, error: "too_long", reason: "the request uri is too long")
 
     /// 413 `too_large` (§4.9).
     public static let tooLarge = CouchError(status: 413, error: "too_large", reason: "the request entity is too large")

@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+import Core
+import Auth
+import HTTP
+
+/// Who sent a request and how they proved it (spec §2.7, §2.8).
+struct Credentials: Sendable {
+    /// How the request authenticated.
+    enum Method: Sendable, Equatable {
+        case anonymous
+        /// An `AuthSession` cookie issued at this Unix time.
+        case cookie(issuedAt: Int64)
+        /// HTTP Basic.
+        case basic
+    }
+
+    /// The user's name; nil for anonymous requests.
+    let name: String?
+    /// The user's roles (`_admin` for the server admin).
+    let roles: [String]
+    let method: Method
+
+    static let anonymous = Credentials(name: nil, roles: [], method: .anonymous)
+
+    /// Whether the caller is the server admin.
+    var isServerAdmin: Bool { roles.contains("_admin") }
+}
+
+/// A Couch error together with extra response headers (`Retry-After` of a 429).
+struct CouchFailure: Error, Sendable {
+    let error: CouchError
+    let headers: [(String, String)]
+
+    init(_ error: CouchError, headers: [(String, String)] = []) {
+        self.error = error
+        self.headers = headers
+    }
+}
+
+/// Checks cookies and Basic credentials against the server admin (§2.7.2: cookie first, then Basic; other
+/// schemes are ignored) and issues `AuthSession` tokens.
+final class CouchAuthenticator: Sendable {
+    let admin: ServerAdmin
+    private let secret: [UInt8]
+    /// Cookie lifetime in seconds.
+    let sessionTimeout: Int64
+    /// The admin's password salt, re-read at most every `saltLifetime` seconds: the key of every cookie
+    /// check, and a storage read is too much to pay per request.
+    private let salt = Mutex<(value: String, until: Double)?>(nil)
+    private static let saltLifetime = 5.0
+    private let now: @Sendable () -> Double
+
+    init(admin: ServerAdmin, secret: [UInt8], sessionTimeout: Int,
+         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.admin = admin
+        self.secret = secret
+        self.sessionTimeout = Int64(sessionTimeout)
+        self.now = now
+    }
+
+    /// The caller of a request. A valid cookie wins and the `Authorization` header is then ignored; a
+    /// malformed, tampered or expired cookie is ignored. Wrong or undecodable Basic credentials are 401
+    /// "Name or password is incorrect." on every endpoint; a client address over its failed-login limit
+    /// gets 429 with `Retry-After`.
+    func authenticate(cookie: String?, authorization: String?, clientAddress: String) throws(CouchFailure) -> Credentials {
+        if let cookie, let token = SessionCookie.value(named: SessionCookie.name, in: cookie),
+           let credentials = verify(token: token) {
+            return credentials
+        }
+        guard let authorization, authorization.utf8.count >= 6,
+              authorization.utf8.prefix(6).map({ $0 | 0x20 }).elementsEqual("basic ".utf8) else {
+            return .anonymous
+        }
+        switch admin.verify(authorization: authorization, clientAddress: clientAddress) {
+        case .ok:
+            return Credentials(name: admin.name, roles: ["_admin"], method: .basic)
+        case .wrong:
+            throw CouchFailure(.badCredentials)
+        case .rateLimited(let seconds):
+            throw CouchFailure(.tooManyLoginFailures, headers: [("Retry-After", String(seconds))])
+        }
+    }
+
+    /// `POST /_session`: checks a name and password (the server admin's, in P1).
+    func login(name: String, password: String, clientAddress: String) throws(CouchFailure) -> Credentials {
+        switch admin.verify(name: name, password: password, clientAddress: clientAddress) {
+        case .ok: return Credentials(name: admin.name, roles: ["_admin"], method: .basic)
+        case .wrong: throw CouchFailure(.badCredentials)
+        case .rateLimited(let seconds):
+            throw CouchFailure(.tooManyLoginFailures, headers: [("Retry-After", String(seconds))])
+        }
+    }
+
+    /// A new token for `user`, or nil when the key cannot be formed (no admin account yet).
+    func issueToken(user: String) -> String? {
+        guard let key = key() else { return nil }
+        return SessionCookie.token(user: user, time: Int64(now()), key: key)
+    }
+
+    /// Whether a cookie issued at `issuedAt` is past 10% of its lifetime, so the response should carry a
+    /// fresh one (§2.7.3).
+    func needsRefresh(issuedAt: Int64) -> Bool {
+        Int64(now()) - issuedAt > sessionTimeout / 10
+    }
+
+    private func verify(token: String) -> Credentials? {
+        guard let parsed = SessionCookie.parse(token), parsed.user == admin.name else { return nil }
+        // Valid while now < T + timeout.
+        guard Double(parsed.time) + Double(sessionTimeout) > now(), let key = key(),
+              SessionCookie.verify(parsed, key: key) else { return nil }
+        return Credentials(name: parsed.user, roles: ["_admin"], method: .cookie(issuedAt: parsed.time))
+    }
+
+    /// `server_secret ‖ user_salt`.
+    private func key() -> [UInt8]? {
+        let clock = now()
+        if let cached = salt.withLock({ $0 }), cached.until > clock { return secret + Array(cached.value.utf8) }
+        guard let current = try? admin.sessionSalt() else { return nil }
+        salt.withLock { $0 = (current, clock + Self.saltLifetime) }
+        return secret + Array(current.utf8)
+    }
+}

@@ -1,0 +1,72 @@
+import Core
+import HTTP
+
+/// Turning a JSON document body into an edit (spec §3.3.3, §4.6, §5.3, §5.4).
+enum DocumentWrites {
+    /// The edit for `json` written as document `id`. `queryRev` is `?rev=`; `newEdits` false makes it a
+    /// replicated write. Validation happens here, before any storage is touched (nothing is stored on error).
+    static func edit(_ call: CouchCall, id: String, json: JSON, queryRev: RevID?, newEdits: Bool) throws -> DocumentEdit {
+        let input = try DocumentInput(json, maxDocIDLength: call.config.maxDocIdLength)
+        if let queryRev, let bodyRev = input.rev, bodyRev != queryRev {
+            throw CouchError.badRequest("Document rev from request body and query string have different values")
+        }
+        let bodyText = JSON.object(input.body).serializedBytes()
+        // §4.9: the limit applies to the body's compact form without `_attachments`.
+        guard bodyText.count <= call.config.maxDocumentSize else { throw CouchError.tooLarge }
+        let mode: DocumentEdit.Mode
+        if newEdits {
+            mode = .interactive(requested: input.namedRevision ?? queryRev)
+        } else if input.rev == nil, input.revisions == nil, let queryRev {
+            mode = .replicated(try RevPath(single: queryRev))
+        } else {
+            mode = .replicated(try input.replicatedPath())
+        }
+        let attachments = try AttachmentsInput.parse(input.attachments, blobs: call.context.blobs,
+                                                     maxAttachmentSize: call.config.maxAttachmentSize,
+                                                     replicated: !newEdits)
+        return try DocumentEdit(id: id, mode: mode, deleted: input.deleted, body: input.body, bodyText: bodyText,
+                                attachments: attachments)
+    }
+
+    /// Runs one edit as a parked write (the worker thread is released during the group commit) and answers
+    /// `{"ok":true,"id":…,"rev":…}` with `ETag` and, when `location`, a `Location` header.
+    static func submit(_ call: CouchCall, database: String, edit: DocumentEdit, location: Bool,
+                       status: @escaping @Sendable (_ deleted: Bool) -> HTTPStatus) -> Reply {
+        // A shutdown waits for the job: it still commits, and a 503 would invite a duplicate write.
+        let parked = ParkedResponse(timeout: .seconds(120), awaitsCompletionOnShutdown: true) {
+            call.finish(CouchResponse.error(CouchError(status: 503, error: "service_unavailable",
+                                                       reason: "The database is busy; try again.")))
+        }
+        let id = edit.id
+        let deleted = edit.deleted
+        call.store.apply(database: database, edits: [edit]) { result in
+            let response: HTTPResponse
+            switch result {
+            case .success(let outcomes):
+                switch outcomes.first {
+                case .ok(let rev)?:
+                    var headers = [("ETag", "\"\(rev)\"")]
+                    if location { headers.append(("Location", call.documentURL(database: database, id: id))) }
+                    response = CouchResponse.json(status(deleted), written(id: id, rev: rev), headers: headers)
+                case .failed(let error)?:
+                    response = CouchResponse.error(error)
+                case nil:
+                    response = CouchResponse.error(.internalError)
+                }
+            case .failure(let error):
+                response = CouchHandler.response(for: error, request: call.request, mount: call.mount, context: call.context)
+            }
+            parked.complete(call.finish(response))
+        }
+        return .parked(parked)
+    }
+
+    /// `{"ok":true,"id":…,"rev":…}`.
+    static func written(id: String, rev: RevID) -> JSON {
+        var body = JSONObject()
+        body["ok"] = .bool(true)
+        body["id"] = .string(id)
+        body["rev"] = rev.json
+        return .object(body)
+    }
+}

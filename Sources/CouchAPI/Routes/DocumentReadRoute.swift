@@ -1,0 +1,85 @@
+import Core
+import HTTP
+
+/// `GET|HEAD /{db}/{docid}` (spec §3.3.1) and `open_revs` (§3.3.2).
+enum DocumentReadRoute {
+    static func handle(_ call: CouchCall, database: String, id segment: PathSegment) throws -> HTTPResponse {
+        // Bytes that are not UTF-8 can never name a stored document.
+        guard segment.invalidBytes == nil else { throw CouchError.missing }
+        let id = segment.text
+        if call.query.isEmpty { return try plain(call, database: database, id: id, options: nil) }
+        let options = try ReadOptions(call.query)
+        if let openRevs = options.openRevs { return try OpenRevsRead.handle(call, database: database, id: id, openRevs, options) }
+        if options.isPlain || (options.latest && options.isPlainApartFromRev) {
+            return try plain(call, database: database, id: id, options: options)
+        }
+        return try detailed(call, database: database, id: id, options: options)
+    }
+
+    /// The winner from its stored copy: one lookup, bytes copied into the answer.
+    private static func plain(_ call: CouchCall, database: String, id: String, options: ReadOptions?) throws -> HTTPResponse {
+        let showDeleted = options?.deleted ?? false
+        let wantsData = options?.attachmentData ?? false
+        let lookup = try call.store.winner(database: database, docID: id) { winner -> Result<HTTPResponse, CouchError> in
+            if winner.deleted && !showDeleted { return .failure(.deleted) }
+            if wantsData, winner.attachments != nil { return .failure(Self.attachmentDataPending) }
+            var out: [UInt8] = []
+            out.reserveCapacity(winner.body.count + id.utf8.count + winner.rev.count + 24 + (winner.attachments?.count ?? 0))
+            DocumentJSON.append(to: &out, id: id, rev: winner.rev, body: winner.body, deleted: winner.deleted,
+                                attachments: winner.attachments)
+            out.append(UInt8(ascii: "\n"))
+            var etag = "\""
+            etag.append(String(decoding: winner.rev, as: UTF8.self))
+            etag.append("\"")
+            return .success(CouchResponse.json(.ok, bytes: out, headers: [("ETag", etag)]))
+        }
+        switch lookup {
+        case .found(let result): return try result.get()
+        case .missing: throw CouchError.missing
+        case .noDatabase: throw CouchError.databaseMissing
+        }
+    }
+
+    /// Reads with a revision or metadata: the tree and the needed body in one snapshot.
+    private static func detailed(_ call: CouchCall, database: String, id: String, options: ReadOptions) throws -> HTTPResponse {
+        let (doc, revision) = try call.store.read { reader -> (StoredDocument, StoredRevision?) in
+            guard let db = try reader.database(named: database) else { throw CouchError.databaseMissing }
+            guard let doc = try reader.document(databaseID: db.id, id: id) else { throw CouchError.missing }
+            // `latest=true` ignores `rev` and answers the winner (CouchDB 3.3.3).
+            guard let rev = options.rev, !options.latest else { return (doc, nil) }
+            guard let node = doc.tree.node(rev), node.hasBody,
+                  let stored = try reader.revision(documentRowID: doc.rowID, rev: rev) else { throw CouchError.missing }
+            return (doc, stored)
+        }
+        let tree = doc.tree
+        guard let winner = tree.winner else { throw CouchError.missing }
+        let node: RevNode
+        let body: [UInt8]
+        let stubs: [UInt8]?
+        if let revision, let found = tree.node(revision.rev) {
+            node = found
+            body = revision.body
+            stubs = AttachmentJSON.stubsText(revision.attachments)
+        } else {
+            if winner.deleted && !options.deleted { throw CouchError.deleted }
+            node = winner
+            body = doc.winnerBody
+            stubs = doc.winnerAttachments
+        }
+        if options.attachmentData, stubs != nil { throw attachmentDataPending }
+        let bytes = DocumentJSON.render(id: id, rev: node.rev.description, body: body, deleted: node.deleted,
+                                        metadata: options.metadata(for: node, in: tree), attachments: stubs)
+        return CouchResponse.json(.ok, bytes: bytes, headers: options.sendsETag ? [("ETag", "\"\(node.rev)\"")] : [])
+    }
+
+    /// Attachment bodies in document reads (`attachments=true`, `atts_since`, multipart) come with the
+    /// attachment routes; until then a read that would need them says so instead of answering with stubs.
+    static let attachmentDataPending = CouchError.notImplemented("Attachment data in document reads")
+}
+
+extension ReadOptions {
+    /// Plain except for a `rev` that `latest=true` makes irrelevant.
+    var isPlainApartFromRev: Bool {
+        !revs && !revsInfo && !conflicts && !deletedConflicts && !localSeq && openRevs == nil
+    }
+}

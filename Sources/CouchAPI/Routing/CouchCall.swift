@@ -1,0 +1,52 @@
+import Core
+import HTTP
+
+/// One Couch request after routing and authentication: what the resource handlers work with.
+struct CouchCall {
+    let request: HTTPRequest
+    /// The method after `X-HTTP-Method-Override` (§2.1).
+    let method: HTTPMethod
+    let route: CouchRoute
+    let credentials: Credentials
+    let query: QueryParameters
+    let context: CouchContext
+    /// The prefix absolute URLs start with below the host (`/couch`, or "" on the root listener).
+    let mount: String
+
+    var config: CouchConfig { context.config }
+    var store: any CouchStore { context.store }
+
+    /// `{scheme}://{Host}` of the request (§1.4: absolute URLs come from the request's scheme and `Host`).
+    var origin: String {
+        let host = request.headers["Host"].map { String($0.prefix { $0 != "\r" && $0 != "\n" && $0 != " " }) }
+        return (request.isTLS ? "https://" : "http://") + (host ?? "localhost")
+    }
+
+    /// The absolute URL of `segments` below the mount, each percent-encoded as one path segment.
+    func absoluteURL(_ segments: [String]) -> String {
+        origin + mount + segments.map { "/" + PathEncoding.segment($0) }.joined()
+    }
+
+    /// The absolute URL of a document: `_design/` and `_local/` ids keep their slash, as CouchDB writes them.
+    func documentURL(database: String, id: String) -> String {
+        for prefix in [DocumentID.designPrefix, DocumentID.localPrefix] where id.utf8.starts(with: prefix.utf8) {
+            let name = String(decoding: id.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
+            return absoluteURL([database, String(prefix.dropLast()), name])
+        }
+        return absoluteURL([database, id])
+    }
+
+    /// Completes a response: Couch's headers on every answer, CORS, a refreshed session cookie (§2.7.3)
+    /// and `WWW-Authenticate` on 401 when configured.
+    func finish(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        CouchHandler.stamp(&response, request: request, context: context)
+        if case .cookie(let issuedAt) = credentials.method, let name = credentials.name,
+           context.authenticator.needsRefresh(issuedAt: issuedAt), !response.headers.contains("Set-Cookie"),
+           let token = context.authenticator.issueToken(user: name) {
+            response.headers.add("Set-Cookie", SessionCookie.setCookie(
+                token: token, maxAge: config.sessionTimeout, secure: request.isTLS, sameSite: config.cookieSameSite))
+        }
+        return response
+    }
+}

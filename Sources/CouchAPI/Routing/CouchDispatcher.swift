@@ -1,0 +1,31 @@
+import HTTP
+
+/// Hands an authorized call to the handler of its resource (one file per resource under `Routes/`).
+enum CouchDispatcher {
+    static func run(_ call: CouchCall) throws -> Reply {
+        switch call.route {
+        case .welcome: return .response(call.finish(ServerRoutes.welcome(call)))
+        case .up: return .response(call.finish(ServerRoutes.up()))
+        case .allDatabases: return .response(call.finish(try ServerRoutes.allDatabases(call)))
+        case .uuids: return .response(call.finish(try ServerRoutes.uuids(call)))
+        case .session: return .response(call.finish(try SessionRoute.handle(call)))
+        case .database: return try DatabaseRoute.handle(call)
+        case .ensureFullCommit, .compact, .compactDesign, .viewCleanup, .revsLimit:
+            return .response(call.finish(try DatabaseMaintenanceRoutes.handle(call)))
+        case .document(let db, let id):
+            if call.method == .get || call.method == .head {
+                return .response(call.finish(try DocumentReadRoute.handle(call, database: db, id: id)))
+            }
+            return try DocumentWriteRoute.handle(call, database: db, id: id)
+        case .localDocument(let db, let id):
+            return try LocalDocumentRoute.handle(call, database: db, id: id)
+        case .attachment:
+            // Standalone attachments come with the attachment routes; until then they are answered honestly.
+            throw CouchError.notImplemented("Standalone attachment access")
+        case .databaseFeature(_, let feature):
+            throw CouchError.notImplemented(feature)
+        case .notImplemented(let feature):
+            throw CouchError.notImplemented(feature)
+        }
+    }
+}

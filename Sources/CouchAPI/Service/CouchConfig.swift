@@ -1,0 +1,102 @@
+import Core
+
+/// The `couch` section of the configuration (spec §1.5; keys camelCase, flat, per the product's naming rule).
+/// The server admin is the product's (`admin.user`, `admin.password`), not a Couch setting.
+public struct CouchConfig: Sendable, Equatable {
+    /// Serve the Couch API at all.
+    public var enabled = true
+    /// Mount on the main listener.
+    public var mountPath = "/couch"
+    /// `host:port` of the optional root listener (the same API at `/`); nil: off.
+    public var rootListen: (host: String, port: Int)?
+    /// `AuthSession` cookie lifetime in seconds.
+    public var sessionTimeout = 600
+    /// `SameSite` attribute of the cookie (`Lax`, `Strict`, `None`); nil: not sent.
+    public var cookieSameSite: String?
+    /// Largest JSON document body in bytes (§4.9).
+    public var maxDocumentSize = 8 << 20
+    /// Largest attachment, stored bytes (§4.9).
+    public var maxAttachmentSize = 256 << 20
+    /// Largest request body in bytes, after decoding (§4.9).
+    public var maxRequestSize = 1 << 30
+    /// Longest document id in bytes (§4.3).
+    public var maxDocIdLength = DocumentID.defaultMaxLength
+    /// Most ids one `/_uuids` request may ask for.
+    public var uuidsMaxCount = 1000
+    /// `+` in a path segment means a space (§1.4).
+    public var decodePlusToSpace = true
+    /// Origins allowed by CORS (§2.9); empty: CORS off; `*`: any.
+    public var corsOrigins: [String] = []
+    /// `Access-Control-Allow-Credentials: true` for listed origins (never with `*`).
+    public var corsCredentials = false
+    /// Send `WWW-Authenticate: Basic realm="quartet"` with 401s.
+    public var wwwAuthenticate = false
+
+    /// The defaults.
+    public init() {}
+
+    static let knownKeys: Set<String> = [
+        "enabled", "mountPath", "rootListen", "sessionTimeout", "cookieSameSite", "maxDocumentSize",
+        "maxAttachmentSize", "maxRequestSize", "maxDocIdLength", "uuidsMaxCount", "decodePlusToSpace",
+        "corsOrigins", "corsCredentials", "wwwAuthenticate",
+    ]
+
+    /// Reads and validates the section; throws `ConfigError` naming `couch.<key>`.
+    public init(_ values: JSONObject) throws {
+        let section = ConfigSection(values, path: "couch")
+        try section.rejectUnknownKeys(Self.knownKeys)
+        enabled = try section.bool("enabled", true)
+        mountPath = try section.string("mountPath") ?? mountPath
+        guard mountPath.hasPrefix("/"), mountPath.count > 1,
+              !mountPath.contains("?"), !mountPath.contains("%"), !mountPath.contains("//") else {
+            throw section.fail("mountPath", "must be a path like /couch (not the root)")
+        }
+        if let listen = try section.string("rootListen"), !listen.isEmpty {
+            guard let parsed = Self.hostPort(listen) else {
+                throw section.fail("rootListen", "must be host:port, such as 127.0.0.1:5984")
+            }
+            rootListen = parsed
+        }
+        let cap = Int(Int32.max)
+        sessionTimeout = try section.int("sessionTimeout", 600, min: 1, max: cap)
+        if let sameSite = try section.string("cookieSameSite"), !sameSite.isEmpty {
+            guard ["Lax", "Strict", "None"].contains(sameSite) else {
+                throw section.fail("cookieSameSite", "must be Lax, Strict or None")
+            }
+            cookieSameSite = sameSite
+        }
+        maxDocumentSize = try section.int("maxDocumentSize", 8 << 20, min: 1024, max: Int.max)
+        maxAttachmentSize = try section.int("maxAttachmentSize", 256 << 20, min: 0, max: Int.max)
+        maxRequestSize = try section.int("maxRequestSize", 1 << 30, min: 1024, max: Int.max)
+        maxDocIdLength = try section.int("maxDocIdLength", DocumentID.defaultMaxLength, min: 16, max: 1 << 20)
+        uuidsMaxCount = try section.int("uuidsMaxCount", 1000, min: 1, max: 1_000_000)
+        decodePlusToSpace = try section.bool("decodePlusToSpace", true)
+        corsOrigins = try section.stringList("corsOrigins", [])
+        corsCredentials = try section.bool("corsCredentials", false)
+        if corsCredentials, corsOrigins.contains("*") {
+            throw section.fail("corsCredentials", "cannot be true while corsOrigins contains \"*\"")
+        }
+        wwwAuthenticate = try section.bool("wwwAuthenticate", false)
+    }
+
+    /// `host:port` (IPv6 hosts in brackets) with a port in 0…65535; nil otherwise.
+    static func hostPort(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        var host = String(text[..<colon])
+        guard let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port), !host.isEmpty else {
+            return nil
+        }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host, port)
+    }
+
+    public static func == (a: CouchConfig, b: CouchConfig) -> Bool {
+        a.enabled == b.enabled && a.mountPath == b.mountPath && a.rootListen?.host == b.rootListen?.host
+            && a.rootListen?.port == b.rootListen?.port && a.sessionTimeout == b.sessionTimeout
+            && a.cookieSameSite == b.cookieSameSite && a.maxDocumentSize == b.maxDocumentSize
+            && a.maxAttachmentSize == b.maxAttachmentSize && a.maxRequestSize == b.maxRequestSize
+            && a.maxDocIdLength == b.maxDocIdLength && a.uuidsMaxCount == b.uuidsMaxCount
+            && a.decodePlusToSpace == b.decodePlusToSpace && a.corsOrigins == b.corsOrigins
+            && a.corsCredentials == b.corsCredentials && a.wwwAuthenticate == b.wwwAuthenticate
+    }
+}

@@ -1,0 +1,27 @@
+import Logging
+import Core
+import Storage
+
+/// What every Couch handler shares: configuration, the store, the blob store, credentials and helpers.
+final class CouchContext: Sendable {
+    let config: CouchConfig
+    let store: any CouchStore
+    let blobs: BlobStore
+    let authenticator: CouchAuthenticator
+    /// Server-generated document ids and `/_uuids` (§4.8).
+    let ids = SequentialIDs()
+    let compactor: Compactor
+    let cors: CouchCORS
+    let logger: Logger
+
+    init(config: CouchConfig, store: any CouchStore, blobs: BlobStore, authenticator: CouchAuthenticator,
+         logger: Logger) {
+        self.config = config
+        self.store = store
+        self.blobs = blobs
+        self.authenticator = authenticator
+        self.compactor = Compactor(store: store, logger: logger)
+        self.cors = CouchCORS(origins: config.corsOrigins, credentials: config.corsCredentials)
+        self.logger = logger
+    }
+}
