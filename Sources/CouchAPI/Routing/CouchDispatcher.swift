@@ -19,9 +19,12 @@ enum CouchDispatcher {
             return try DocumentWriteRoute.handle(call, database: db, id: id)
         case .localDocument(let db, let id):
             return try LocalDocumentRoute.handle(call, database: db, id: id)
-        case .attachment:
-            // Standalone attachments come with the attachment routes; until then they are answered honestly.
-            throw CouchError.notImplemented("Standalone attachment access")
+        case .attachment(let db, let id, let name):
+            if call.method == .get || call.method == .head {
+                return .response(call.finish(try AttachmentReadRoute.handle(call, database: db, documentID: id, name: name)))
+            }
+            // Uploads and removals of single attachments come with the attachment routes (§3.5.3, §3.5.4).
+            throw CouchError.notImplemented("Standalone attachment upload and removal")
         case .databaseFeature(_, let feature):
             throw CouchError.notImplemented(feature)
         case .notImplemented(let feature):
