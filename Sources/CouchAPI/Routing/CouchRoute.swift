@@ -62,9 +62,12 @@ enum CouchRoute: Equatable {
             default: break
             }
         }
-        if serverNotImplemented.contains(s0) { return .notImplemented(feature: s0) }
-        // `_users` is P2; until user accounts exist it is as illegal as any other `_` name.
-        if s0.utf8.first == UInt8(ascii: "_") || first.invalidBytes != nil { throw .illegalDatabaseName(s0) }
+        if s0.utf8.first == UInt8(ascii: "_") {
+            if serverNotImplemented.contains(s0) { return .notImplemented(feature: s0) }
+            // `_users` is P2; until user accounts exist it is as illegal as any other `_` name.
+            throw .illegalDatabaseName(s0)
+        }
+        if first.invalidBytes != nil { throw .illegalDatabaseName(s0) }
         let db = s0
         guard segments.count > 1 else { return .database(db) }
         let second = segments[1]
@@ -95,8 +98,11 @@ enum CouchRoute: Equatable {
         default:
             break
         }
-        if databaseNotImplemented.contains(s1) { return .notImplemented(feature: s1) }
-        if rest.isEmpty, databaseFeatures.contains(s1) { return .databaseFeature(db, feature: s1) }
+        // Only `_`-prefixed second segments can name anything but a document.
+        if s1.utf8.first == UInt8(ascii: "_") {
+            if databaseNotImplemented.contains(s1) { return .notImplemented(feature: s1) }
+            if rest.isEmpty, databaseFeatures.contains(s1) { return .databaseFeature(db, feature: s1) }
+        }
         // An id sent with its slash encoded (`_design%2Fx`, `_local%2Fx`) addresses that document directly.
         if s1.utf8.starts(with: DocumentID.localPrefix.utf8) {
             guard rest.isEmpty else { throw .localAttachments }
@@ -123,11 +129,18 @@ enum CouchRoute: Equatable {
     }
 
     /// Whether `method` is one the resource answers (`HEAD` wherever `GET` is). Resources answered 501
-    /// answer it to every method.
+    /// answer it to every method. (A switch, not a search of `allowedMethods`: this runs on every request.)
     func allows(_ method: HTTPMethod) -> Bool {
+        let get = method == .get || method == .head
         switch self {
         case .databaseFeature, .notImplemented: return true
-        default: return allowedMethods.split(separator: ",").contains { $0 == method.rawValue }
+        case .welcome, .up, .uuids, .allDatabases: return get
+        case .session: return get || method == .post || method == .delete
+        case .database: return get || method == .post || method == .put || method == .delete
+        case .ensureFullCommit, .compact, .compactDesign, .viewCleanup: return method == .post
+        case .revsLimit: return get || method == .put
+        case .document: return get || method == .put || method == .delete || method == .copy
+        case .localDocument, .attachment: return get || method == .put || method == .delete
         }
     }
 

@@ -50,8 +50,9 @@ public final class CouchService: Sendable {
     }
 
     private func register(_ group: RouteGroup, mount: String) {
+        // One `*` route and nothing else: the router then hands every path below the prefix (the prefix itself
+        // included) to it without walking its tree, and the handler parses the path itself.
         let handler = CouchHandler.handler(mount: mount, context: context)
-        group.on(Self.methods, "", maxBodyBytes: config.maxRequestSize, handler)
         group.on(Self.methods, "*", maxBodyBytes: config.maxRequestSize, handler)
     }
 
