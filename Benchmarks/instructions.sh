@@ -2,15 +2,17 @@
 # Instructions per request, counted by callgrind: repeatable where wall-clock rates on a shared machine are
 # not, so single changes can be compared (user-space instructions only; the kernel's share is not counted).
 #
-#   Benchmarks/instructions.sh KIND [COUNT]     KIND: post | get | query | health; COUNT default 1000
+#   Benchmarks/instructions.sh KIND [COUNT]     KIND: post | get | query | health | couch-get | couch-put;
+#                                               COUNT default 1000
 #
-# Builds the release binary, seeds 20,000 Recipe objects (rating indexed) into a throw-away data directory,
+# Builds the release binary, seeds 20,000 Recipe objects (rating indexed) into a throw-away data directory
+# (for the couch kinds: 20,000 documents of about 1 KB in the Couch database `bench`),
 # starts Quartet under valgrind on a free loopback port, sends 200 warm-up requests and then COUNT requests
 # of KIND from one keep-alive client, one at a time (so every write is a commit of its own), and prints the
 # instructions per request of each busy thread and of all threads together. Stops the server itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-KIND=${1:?usage: Benchmarks/instructions.sh post|get|query|health [COUNT]}
+KIND=${1:?usage: Benchmarks/instructions.sh post|get|query|health|couch-get|couch-put [COUNT]}
 COUNT=${2:-1000}
 command -v valgrind >/dev/null || { echo "installing valgrind"; apt-get install -y -qq valgrind >/dev/null; }
 swift build -c release --static-swift-stdlib --product quartet >/dev/null
@@ -21,13 +23,17 @@ trap '[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; rm -rf "$WORK"' EX
 strip --strip-debug -o "$WORK/quartet" .build/release/quartet
 export PARSE_APP_ID=benchApp PARSE_REST_KEY=benchRestKey PARSE_MASTER_KEY=benchMasterKey
 export QUARTET_PARSE_APP_ID=$PARSE_APP_ID QUARTET_PARSE_REST_API_KEY=$PARSE_REST_KEY QUARTET_PARSE_MASTER_KEY=$PARSE_MASTER_KEY
+export COUCH_PASSWORD=benchAdminPassword QUARTET_ADMIN_PASSWORD=benchAdminPassword
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 wait_port() { for _ in $(seq 1 600); do (exec 3<>/dev/tcp/127.0.0.1/$PORT) 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 serve() { "$@" serve --host 127.0.0.1 --port "$PORT" --data-dir "$WORK/data" --migrations-dir Migrations --log-level warning \
   >"$WORK/server.log" 2>&1 & SERVER_PID=$!; wait_port; }
 mkdir "$WORK/data"
 serve "$WORK/quartet"
-python3 Benchmarks/load/parse_seed.py --port "$PORT" --count 20000 --ids "$WORK/ids.txt" >/dev/null
+case "$KIND" in
+  couch-*) python3 Benchmarks/load/couch_seed.py --port "$PORT" --count 20000 --ids "$WORK/ids.txt" >/dev/null ;;
+  *) python3 Benchmarks/load/parse_seed.py --port "$PORT" --count 20000 --ids "$WORK/ids.txt" >/dev/null ;;
+esac
 kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
 serve valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$WORK/cg.%p" "$WORK/quartet"
 client() { python3 Benchmarks/load/instruction_client.py --port "$PORT" --kind "$KIND" --ids "$WORK/ids.txt" --count "$1"; }

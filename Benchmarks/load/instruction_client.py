@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """One keep-alive client for Benchmarks/instructions.sh: sends N requests of one kind, one at a time.
 
-    instruction_client.py --port P --kind post|get|query|health --count N [--ids FILE]
-Keys: PARSE_APP_ID, PARSE_REST_KEY from the environment. Prints how many answers were not 2xx.
+    instruction_client.py --port P --kind post|get|query|health|couch-get|couch-put --count N [--ids FILE]
+Keys: PARSE_APP_ID, PARSE_REST_KEY (Parse kinds) or COUCH_PASSWORD (Couch kinds, user COUCH_USER or admin)
+from the environment. Prints how many answers were not 2xx.
 """
 import argparse
+import base64
 import http.client
 import json
 import os
@@ -15,13 +17,18 @@ from urllib.parse import quote
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
-    ap.add_argument("--kind", required=True, choices=["post", "get", "query", "health"])
+    ap.add_argument("--kind", required=True, choices=["post", "get", "query", "health", "couch-get", "couch-put"])
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--ids")
     args = ap.parse_args()
     conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=300)
-    headers = {"Content-Type": "application/json", "X-Parse-Application-Id": os.environ["PARSE_APP_ID"],
-               "X-Parse-REST-API-Key": os.environ["PARSE_REST_KEY"]}
+    if args.kind.startswith("couch"):
+        credentials = f"{os.environ.get('COUCH_USER', 'admin')}:{os.environ['COUCH_PASSWORD']}"
+        headers = {"Content-Type": "application/json",
+                   "Authorization": "Basic " + base64.b64encode(credentials.encode()).decode()}
+    else:
+        headers = {"Content-Type": "application/json", "X-Parse-Application-Id": os.environ["PARSE_APP_ID"],
+                   "X-Parse-REST-API-Key": os.environ["PARSE_REST_KEY"]}
     rng = random.Random(7)
     ids = [line.strip() for line in open(args.ids)] if args.ids else []
     bad = 0
@@ -32,6 +39,11 @@ def main():
             conn.request("POST", "/parse/classes/Recipe", body=body, headers=headers)
         elif args.kind == "get":
             conn.request("GET", "/parse/classes/Recipe/" + ids[rng.randrange(len(ids))], headers=headers)
+        elif args.kind == "couch-get":
+            conn.request("GET", "/couch/bench/" + ids[rng.randrange(len(ids))], headers=headers)
+        elif args.kind == "couch-put":
+            body = json.dumps({"name": f"posted {i}", "rating": rng.randrange(100_000), "pad": "x" * 900})
+            conn.request("PUT", f"/couch/bench/new{os.getpid()}-{i}", body=body, headers=headers)
         elif args.kind == "query":
             where = json.dumps({"rating": {"$gte": rng.randrange(90_000)}})
             conn.request("GET", "/parse/classes/Recipe?where=" + quote(where) + "&order=rating&limit=20", headers=headers)
