@@ -73,6 +73,13 @@ public final class ServerAdmin: Sendable {
         return .ok
     }
 
+    /// Seconds until `clientAddress` may try a password again, when it used up its failed logins; nil when it
+    /// may try now. For callers that remember verified credentials themselves: they must still refuse an
+    /// address this refuses, as `verify` does, so that a limited address learns nothing.
+    public func loginRefusal(for clientAddress: String) -> Int? {
+        limiter.refusal(for: clientAddress, now: clock())
+    }
+
     /// Checks an `Authorization` header sent from `clientAddress`. No header, or one that is not valid
     /// `Basic`, is `.wrong` without counting as a failed login (nothing was guessed).
     public func verify(authorization: String?, clientAddress: String) -> AdminVerdict {
