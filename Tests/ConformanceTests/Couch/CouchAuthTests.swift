@@ -123,4 +123,20 @@ final class CouchAuthTests: CouchTestCase {
         let both = try send("GET", "/db", headers: [("Cookie", cookie)], auth: .basic("admin", "wrong"))
         XCTAssertEqual(both.status, 200, both.text)
     }
+
+    /// A Basic header the server remembers as verified is still refused, like every other, from an address that
+    /// used up its failed logins; another address keeps working.
+    func testRememberedCredentialsObeyTheFailedLoginLimit() throws {
+        let good = [("Authorization", Self.basic("admin", Self.password))]
+        XCTAssertEqual(try server.request("GET", "/couch/db", headers: good, source: "127.0.0.3").status, 200)
+        for attempt in 1...10 {
+            let r = try server.request("GET", "/couch/db", headers: [("Authorization", Self.basic("admin", "wrong\(attempt)"))],
+                                       source: "127.0.0.3")
+            XCTAssertEqual(r.status, 401, r.text)
+        }
+        let limited = try server.request("GET", "/couch/db", headers: good, source: "127.0.0.3")
+        assertError(limited, 429, "too_many_requests")
+        XCTAssertNotNil(limited.header("Retry-After"))
+        XCTAssertEqual(try server.request("GET", "/couch/db", headers: good, source: "127.0.0.4").status, 200)
+    }
 }
