@@ -14,28 +14,30 @@ enum DocumentWriteRoute {
 
     /// `PUT /{db}/{docid}`: create, update, delete (`_deleted`) or replicate (`new_edits=false`).
     private static func put(_ call: CouchCall, database: String, segment: PathSegment) throws -> Reply {
-        let id = try DocumentID.validate(utf8: segment.bytes, maxLength: call.config.maxDocIdLength)
-        if RequestBodies.mediaType(call.request) == "multipart/related" {
-            throw CouchError.badContentType("multipart/related document writes are not supported by this server.")
+        let edit = try databaseFirst(call, database) {
+            let id = try DocumentID.validate(utf8: segment.bytes, maxLength: call.config.maxDocIdLength)
+            if RequestBodies.mediaType(call.request) == "multipart/related" {
+                throw CouchError.badContentType("multipart/related document writes are not supported by this server.")
+            }
+            let json = try RequestBodies.json(call.request, limit: call.config.maxRequestSize)
+            let queryRev = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
+            let newEdits = call.query.value("new_edits")?.lowercased() != "false"
+            return try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, newEdits: newEdits)
         }
-        try existingDatabase(call, database)
-        let json = try RequestBodies.json(call.request, limit: call.config.maxRequestSize)
-        let queryRev = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
-        let newEdits = call.query.value("new_edits")?.lowercased() != "false"
-        let edit = try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, newEdits: newEdits)
         // 200 for a deletion, 201 otherwise (CouchDB's `update_doc` status).
         return DocumentWrites.submit(call, database: database, edit: edit, location: true) { $0 ? .ok : .created }
     }
 
     /// `POST /{db}`: a document with a server id unless the body names one; 201 even for a deletion.
     static func post(_ call: CouchCall, database: String) throws -> Reply {
-        try RequestBodies.requireJSON(call.request)
-        try existingDatabase(call, database)
-        let json = try RequestBodies.json(call.request, limit: call.config.maxRequestSize)
-        guard case .object = json else { throw CouchError.documentNotObject }
-        let input = try DocumentInput(json, maxDocIDLength: call.config.maxDocIdLength)
-        let id = input.id ?? call.context.ids.next()
-        let edit = try DocumentWrites.edit(call, id: id, json: json, queryRev: nil, newEdits: true)
+        let edit = try databaseFirst(call, database) {
+            try RequestBodies.requireJSON(call.request)
+            let json = try RequestBodies.json(call.request, limit: call.config.maxRequestSize)
+            guard case .object = json else { throw CouchError.documentNotObject }
+            let input = try DocumentInput(json, maxDocIDLength: call.config.maxDocIdLength)
+            let id = input.id ?? call.context.ids.next()
+            return try DocumentWrites.edit(call, id: id, json: json, queryRev: nil, newEdits: true)
+        }
         return DocumentWrites.submit(call, database: database, edit: edit, location: true) { _ in .created }
     }
 
@@ -100,8 +102,15 @@ enum DocumentWriteRoute {
         return (id, rev)
     }
 
-    /// 404 "Database does not exist." before a body is read and parsed.
-    private static func existingDatabase(_ call: CouchCall, _ database: String) throws {
-        guard try call.store.databaseExists(database) else { throw CouchError.databaseMissing }
+    /// Runs `prepare` (reading and validating the request); when it fails, a missing database is the answer
+    /// instead, as CouchDB opens the database before it looks at the body. The check costs a read, so it is
+    /// made only on that path: a write to a database that is gone fails in its job with the same 404.
+    static func databaseFirst<T>(_ call: CouchCall, _ database: String, _ prepare: () throws -> T) throws -> T {
+        do {
+            return try prepare()
+        } catch {
+            if try !call.store.databaseExists(database) { throw CouchError.databaseMissing }
+            throw error
+        }
     }
 }

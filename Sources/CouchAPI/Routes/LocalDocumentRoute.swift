@@ -25,11 +25,13 @@ enum LocalDocumentRoute {
 
     /// `PUT`: the new revision is `0-{N+1}` for the supplied `0-N` (0 when absent); `"_deleted":true` deletes.
     private static func put(_ call: CouchCall, database: String, id: String) throws -> Reply {
-        guard try call.store.databaseExists(database) else { throw CouchError.databaseMissing }
-        let json = try RequestBodies.json(call.request, limit: call.config.maxDocumentSize)
-        var input = try LocalDocumentInput(json, maxDocIDLength: call.config.maxDocIdLength)
-        if case .object(let object) = json, object["_rev"] == nil, let text = call.query.value("rev") {
-            input.revNumber = try LocalRevision.number(parsing: text)
+        let input = try DocumentWriteRoute.databaseFirst(call, database) {
+            let json = try RequestBodies.json(call.request, limit: call.config.maxDocumentSize)
+            var input = try LocalDocumentInput(json, maxDocIDLength: call.config.maxDocIdLength)
+            if case .object(let object) = json, object["_rev"] == nil, let text = call.query.value("rev") {
+                input.revNumber = try LocalRevision.number(parsing: text)
+            }
+            return input
         }
         if input.deleted { return try write(call, database: database, id: id, rev: 0, body: nil) }
         let body = JSON.object(input.body).serializedBytes()

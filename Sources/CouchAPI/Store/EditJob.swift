@@ -34,15 +34,17 @@ struct EditJob {
     init(ctx: WriteContext, blobs: BlobStore, database: String) throws {
         self.ctx = ctx
         self.blobs = blobs
-        guard let row = try ctx.db.queryOne("SELECT db_id, update_seq, revs_limit FROM couch_databases WHERE name = ?",
-                                            [.text(database)]),
-              let id = row[0].int64, let seq = row[1].int64, let limit = row[2].int64 else {
-            throw CouchError.databaseMissing
+        var found: (id: Int64, seq: Int64, limit: Int64)?
+        try ctx.db.forEachRow("SELECT db_id, update_seq, revs_limit FROM couch_databases WHERE name = ?",
+                              [.text(database)]) { row in
+            if let id = row.int64(0), let seq = row.int64(1), let limit = row.int64(2) { found = (id, seq, limit) }
+            return false
         }
-        databaseID = id
-        updateSeq = seq
-        startSeq = seq
-        revsLimit = Int(clamping: limit)
+        guard let found else { throw CouchError.databaseMissing }
+        databaseID = found.id
+        updateSeq = found.seq
+        startSeq = found.seq
+        revsLimit = Int(clamping: found.limit)
     }
 
     /// The document row an edit starts from.
@@ -117,10 +119,12 @@ struct EditJob {
         guard let winner = tree.winner else { throw CouchStoreError.corrupt("a tree without leaves") }
         let treeBytes = tree.encoded()
         let attachmentBytes = attachments.reduce(Int64(0)) { $0 + $1.length }
+        // One string for both rows that hold the body (the revision's and, when it wins, the winner's copy).
+        let bodyText = SQLValue.text(String(decoding: edit.bodyText, as: UTF8.self))
         // The winner's copy: the new revision, the previous winner, or (rarely) another leaf now winning.
-        var copy: (body: [UInt8], atts: [UInt8]?, size: Int64)?
+        var copy: (body: SQLValue, atts: [UInt8]?, size: Int64)?
         if winner.rev == rev {
-            copy = (edit.bodyText, AttachmentJSON.stubsText(attachments), Int64(edit.bodyText.count) + attachmentBytes)
+            copy = (bodyText, AttachmentJSON.stubsText(attachments), Int64(edit.bodyText.count) + attachmentBytes)
         } else if winner.rev != existing?.winner {
             copy = try winnerCopy(rowID: existing?.rowID, rev: winner.rev)
         }
@@ -132,7 +136,7 @@ struct EditJob {
                     UPDATE couch_docs SET seq = ?, rev = ?, deleted = ?, body = ?, atts = ?, size = ?, tree = ?
                     WHERE doc_rowid = ?
                     """, [.integer(seq), .text(winner.rev.description), .integer(winner.deleted ? 1 : 0),
-                          .text(String(decoding: copy.body, as: UTF8.self)), copy.atts.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
+                          copy.body, copy.atts.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
                           .integer(copy.size), .blob(treeBytes), .integer(rowID)])
                 externalDelta += copy.size - existing.size
             } else {
@@ -150,7 +154,7 @@ struct EditJob {
                 INSERT INTO couch_docs (db_id, doc_id, seq, rev, deleted, body, atts, size, tree)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(databaseID), .text(edit.id), .integer(seq), .text(winner.rev.description),
-                      .integer(winner.deleted ? 1 : 0), .text(String(decoding: copy.body, as: UTF8.self)),
+                      .integer(winner.deleted ? 1 : 0), copy.body,
                       copy.atts.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null, .integer(copy.size),
                       .blob(treeBytes)])
             rowID = ctx.db.lastInsertRowID
@@ -159,8 +163,8 @@ struct EditJob {
             if winner.deleted { delCountDelta += 1 } else { docCountDelta += 1 }
         }
         try ctx.db.run("INSERT INTO couch_revs (doc_rowid, rev, deleted, body, att_count) VALUES (?, ?, ?, ?, ?)",
-                       [.integer(rowID), .text(rev.description), .integer(edit.deleted ? 1 : 0),
-                        .text(String(decoding: edit.bodyText, as: UTF8.self)), .integer(Int64(attachments.count))])
+                       [.integer(rowID), .text(rev.description), .integer(edit.deleted ? 1 : 0), bodyText,
+                        .integer(Int64(attachments.count))])
         let revRowID = ctx.db.lastInsertRowID
         for (position, attachment) in attachments.enumerated() {
             try insert(attachment, revisionRowID: revRowID, position: position)
@@ -172,12 +176,12 @@ struct EditJob {
     }
 
     /// The copy of a leaf that becomes the winner without being the edited revision.
-    private func winnerCopy(rowID: Int64?, rev: RevID) throws -> (body: [UInt8], atts: [UInt8]?, size: Int64) {
+    private func winnerCopy(rowID: Int64?, rev: RevID) throws -> (body: SQLValue, atts: [UInt8]?, size: Int64) {
         guard let rowID, let stored = try SQLiteCouchReader(db: ctx.db).revision(documentRowID: rowID, rev: rev) else {
             throw CouchStoreError.corrupt("a leaf without a stored body")
         }
         let size = Int64(stored.body.count) + stored.attachments.reduce(Int64(0)) { $0 + $1.length }
-        return (stored.body, AttachmentJSON.stubsText(stored.attachments), size)
+        return (.text(String(decoding: stored.body, as: UTF8.self)), AttachmentJSON.stubsText(stored.attachments), size)
     }
 
     /// The attachments of the new revision (§5.6): stubs taken from `reference` (412 `missing_stub` when it
@@ -220,21 +224,25 @@ struct EditJob {
     }
 
     private func load(_ id: String) throws -> Existing? {
-        guard let row = try ctx.db.queryOne("""
+        var existing: Existing?
+        try ctx.db.forEachRow("""
             SELECT doc_rowid, rev, deleted, size, tree FROM couch_docs WHERE db_id = ? AND doc_id = ?
-            """, [.integer(databaseID), .text(id)]) else { return nil }
-        guard let rowID = row[0].int64, let revText = row[1].string, let size = row[3].int64,
-              let bytes = row[4].bytes, let winner = try? RevID(parsing: revText) else {
-            throw CouchStoreError.corrupt("document row")
+            """, [.integer(databaseID), .text(id)]) { row in
+            guard let rowID = row.int64(0), let revText = row.buffer(1), let size = row.int64(3),
+                  let bytes = row.bytes(4), let winner = try? RevID(parsingUTF8: revText) else {
+                throw CouchStoreError.corrupt("document row")
+            }
+            let tree: RevTree
+            do {
+                tree = try RevTree(encoded: bytes)
+            } catch {
+                throw CouchStoreError.corrupt("revision tree: \(error)")
+            }
+            existing = Existing(rowID: rowID, tree: tree, winner: winner, deleted: row.int64(2) != 0, size: size,
+                                treeBytes: bytes.count)
+            return false
         }
-        let tree: RevTree
-        do {
-            tree = try RevTree(encoded: bytes)
-        } catch {
-            throw CouchStoreError.corrupt("revision tree: \(error)")
-        }
-        return Existing(rowID: rowID, tree: tree, winner: winner, deleted: row[2].int64 != 0, size: size,
-                        treeBytes: bytes.count)
+        return existing
     }
 
     /// Records the database's new counters and announces the new `update_seq` once the batch commits.

@@ -167,4 +167,14 @@ final class CouchDocumentWriteTests: CouchTestCase {
         XCTAssertEqual(r.status, 201, r.text)
         XCTAssertTrue(json(r)["rev"]?.stringValue?.hasPrefix("2-") ?? false)
     }
+
+    /// A missing database is the answer before anything about the body (CouchDB opens the database first),
+    /// and after it (the write's own check).
+    func testWritesToAMissingDatabaseAre404WhateverTheBody() throws {
+        for (method, path, body) in [("PUT", "/nosuch/d", "{}"), ("PUT", "/nosuch/d", "[bad"), ("POST", "/nosuch", "{}"),
+                                     ("POST", "/nosuch", "{\"_zing\":1}"), ("PUT", "/nosuch/_local/x", "{}"),
+                                     ("PUT", "/nosuch/_local/x", "[")] {
+            assertError(try send(method, path, body: body), 404, "not_found", "Database does not exist.")
+        }
+    }
 }
