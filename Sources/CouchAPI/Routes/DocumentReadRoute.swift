@@ -28,9 +28,13 @@ enum DocumentReadRoute {
             DocumentJSON.append(to: &out, id: id, rev: winner.rev, body: winner.body, deleted: winner.deleted,
                                 attachments: winner.attachments)
             out.append(UInt8(ascii: "\n"))
-            var etag = "\""
-            etag.append(String(decoding: winner.rev, as: UTF8.self))
-            etag.append("\"")
+            // `"{rev}"` written in one piece.
+            let etag = String(unsafeUninitializedCapacity: winner.rev.count + 2) { buffer in
+                buffer[0] = UInt8(ascii: "\"")
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(from: winner.rev)
+                buffer[winner.rev.count + 1] = UInt8(ascii: "\"")
+                return winner.rev.count + 2
+            }
             return .success(CouchResponse.json(.ok, bytes: out, headers: [("ETag", etag)]))
         }
         switch lookup {

@@ -92,7 +92,7 @@ enum DocumentWriteRoute {
     private static func parseDestination(_ value: String, call: CouchCall) throws -> (String, RevID?) {
         let parts = value.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let rawID = parts.first ?? ""
-        let segment = try PathSegments.decode(Substring(rawID).utf8[...], plusIsSpace: call.config.decodePlusToSpace)
+        let segment = try PathSegments.decode(String(rawID), plusIsSpace: call.config.decodePlusToSpace)
         let id = try DocumentID.validate(utf8: segment.bytes, maxLength: call.config.maxDocIdLength)
         var rev: RevID?
         if parts.count == 2 {

@@ -34,8 +34,8 @@ enum CouchHandler {
             let segments = try PathSegments.split(relativePath(request.rawPath, mount: mount),
                                                   plusIsSpace: context.config.decodePlusToSpace)
             let route = try CouchRoute.resolve(segments)
-            credentials = try context.authenticator.authenticate(cookie: request.headers["Cookie"],
-                                                                  authorization: request.headers["Authorization"],
+            let (cookie, authorization) = credentialHeaders(request.headers)
+            credentials = try context.authenticator.authenticate(cookie: cookie, authorization: authorization,
                                                                   clientAddress: request.remoteAddress)
             if case .document = route, method == .post {
                 // CouchDB's HTML form upload (§3.3.6).
@@ -53,6 +53,20 @@ enum CouchHandler {
                                  query: QueryParameters(form: request.queryParameters), context: context, mount: mount)
             return .response(call.finish(response(for: error, request: request, mount: mount, context: context)))
         }
+    }
+
+    /// `Cookie` and `Authorization` in one pass over the headers (two lookups cost twice the walk).
+    static func credentialHeaders(_ headers: HTTPHeaders) -> (cookie: String?, authorization: String?) {
+        var cookie: String?
+        var authorization: String?
+        for (name, value) in headers {
+            switch name.utf8.count {
+            case 6 where cookie == nil && HTTPHeaders.namesEqual(name, "Cookie"): cookie = value
+            case 13 where authorization == nil && HTTPHeaders.namesEqual(name, "Authorization"): authorization = value
+            default: continue
+            }
+        }
+        return (cookie, authorization)
     }
 
     /// `X-HTTP-Method-Override` counts on POST only, and only for the methods CouchDB accepts there (§2.1).
