@@ -24,7 +24,8 @@ public protocol CouchStore: Sendable {
     func createDatabase(name: String, createdMicros: Int64) throws -> Bool
 
     /// Deletes a database with its documents, revisions, attachment references and `_local` documents;
-    /// false when there is none. Subscribers of its change topic get an event with `deletedDetail`.
+    /// false when there is none. Subscribers of its change topic get an event with `deletedDetail` and
+    /// sequence `Int64.max` (it passes every feed's cursor).
     func deleteDatabase(name: String) throws -> Bool
 
     /// Sets `_revs_limit`; false when there is no such database.
@@ -73,6 +74,7 @@ public enum CouchTopics {
     /// is the database's new `update_seq`.
     public static func database(_ id: Int64) -> String { "couch.db.\(id)" }
 
-    /// The detail of the event announcing that the database was deleted (`_changes` feeds end then).
+    /// The detail of the event announcing that the database was deleted (`_changes` feeds end then); its
+    /// sequence is `Int64.max`.
     public static let deletedDetail = "deleted"
 }

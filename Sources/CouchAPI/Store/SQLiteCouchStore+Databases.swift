@@ -36,7 +36,8 @@ extension SQLiteCouchStore {
             try ctx.db.run("DELETE FROM couch_docs WHERE db_id = ?", [.integer(id)])
             try ctx.db.run("DELETE FROM couch_local_docs WHERE db_id = ?", [.integer(id)])
             try ctx.db.run("DELETE FROM couch_databases WHERE db_id = ?", [.integer(id)])
-            ctx.publish(ChangeEvent(topic: CouchTopics.database(id), sequence: 0, detail: CouchTopics.deletedDetail))
+            // Int64.max passes every cursor, so every feed parked on the database wakes and sees it gone.
+            ctx.publish(ChangeEvent(topic: CouchTopics.database(id), sequence: Int64.max, detail: CouchTopics.deletedDetail))
             return true
         }
     }

@@ -59,6 +59,7 @@ final class StoreDatabaseTests: XCTestCase {
         let deadline = Date().addingTimeInterval(5)
         while events.all.isEmpty, Date() < deadline { usleep(1000) }
         XCTAssertEqual(events.all.map(\.detail), [CouchTopics.deletedDetail])
+        XCTAssertEqual(events.all.map(\.sequence), [Int64.max])
         XCTAssertTrue(try fixture.store.createDatabase(name: "db", createdMicros: 2))
         let after = try XCTUnwrap(fixture.database("db"))
         XCTAssertNotEqual(after.id, before.id)
