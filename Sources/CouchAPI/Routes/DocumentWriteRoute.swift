@@ -30,13 +30,17 @@ enum DocumentWriteRoute {
 
     /// `POST /{db}`: a document with a server id unless the body names one; 201 even for a deletion.
     static func post(_ call: CouchCall, database: String) throws -> Reply {
-        let edit = try databaseFirst(call, database) {
+        let (json, id) = try databaseFirst(call, database) { () throws -> (JSON, String) in
             try RequestBodies.requireJSON(call.request)
             let json = try RequestBodies.json(call.request, limit: call.config.maxRequestSize)
             guard case .object = json else { throw CouchError.documentNotObject }
             let input = try DocumentInput(json, maxDocIDLength: call.config.maxDocIdLength)
-            let id = input.id ?? call.context.ids.next()
-            return try DocumentWrites.edit(call, id: id, json: json, queryRev: nil, newEdits: true)
+            return (json, input.id ?? call.context.ids.next())
+        }
+        // A `_local/` id names a local document, which has no tree (§3.4).
+        if DocumentID.isLocal(id) { return try LocalDocumentRoute.put(call, database: database, id: id, json: json) }
+        let edit = try databaseFirst(call, database) {
+            try DocumentWrites.edit(call, id: id, json: json, queryRev: nil, newEdits: true)
         }
         return DocumentWrites.submit(call, database: database, edit: edit, location: true) { _ in .created }
     }
@@ -68,6 +72,9 @@ enum DocumentWriteRoute {
             throw CouchError.badRequest("Destination URL must be relative.")
         }
         let (targetID, targetRev) = try parseDestination(destination, call: call)
+        if DocumentID.isLocal(targetID) {
+            throw CouchError.badRequest("COPY to a _local document is not supported by this server.")
+        }
         let sourceRev = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
         guard segment.invalidBytes == nil else { throw CouchError.missing }
         let sourceID = segment.text

@@ -25,8 +25,15 @@ enum LocalDocumentRoute {
 
     /// `PUT`: the new revision is `0-{N+1}` for the supplied `0-N` (0 when absent); `"_deleted":true` deletes.
     private static func put(_ call: CouchCall, database: String, id: String) throws -> Reply {
+        let json = try DocumentWriteRoute.databaseFirst(call, database) {
+            try RequestBodies.json(call.request, limit: call.config.maxDocumentSize)
+        }
+        return try put(call, database: database, id: id, json: json)
+    }
+
+    /// Writes `json` as local document `id` (a `PUT`, or a `POST /{db}` whose `_id` is a `_local/` id).
+    static func put(_ call: CouchCall, database: String, id: String, json: JSON) throws -> Reply {
         let input = try DocumentWriteRoute.databaseFirst(call, database) {
-            let json = try RequestBodies.json(call.request, limit: call.config.maxDocumentSize)
             var input = try LocalDocumentInput(json, maxDocIDLength: call.config.maxDocIdLength)
             if case .object(let object) = json, object["_rev"] == nil, let text = call.query.value("rev") {
                 input.revNumber = try LocalRevision.number(parsing: text)

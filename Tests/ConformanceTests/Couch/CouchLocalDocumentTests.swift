@@ -57,4 +57,15 @@ final class CouchLocalDocumentTests: CouchTestCase {
         XCTAssertEqual(db["update_seq"]?.int64Value, 1)
         // _all_docs, _changes and _local_docs are served by their own resources (later); see docs/conformance/couch.md.
     }
+
+    /// `POST /db` with a `_local/` id writes a local document, never a replicated one; COPY to one is refused.
+    func testLocalIdsThroughPostAndCopy() throws {
+        let r = try send("POST", "/db", body: #"{"_id":"_local/p","v":1}"#)
+        XCTAssertEqual(r.status, 201, r.text)
+        XCTAssertEqual(compact(r), #"{"ok":true,"id":"_local/p","rev":"0-1"}"#)
+        XCTAssertEqual(try get("/db/_local/p")["v"]?.int64Value, 1)
+        XCTAssertEqual(try info()["doc_count"]?.int64Value, 0)
+        try put("src", "{}")
+        assertError(try send("COPY", "/db/src", headers: [("Destination", "_local/c")]), 400, "bad_request")
+    }
 }
