@@ -101,7 +101,7 @@ public final class Daemon: @unchecked Sendable {
     /// The second listener of `couch.rootListen`: its own router holding only the Couch API at `/`, on the
     /// same storage and credentials; plain HTTP, otherwise the main server's settings. Nil when not configured.
     func couchRootServer() throws -> HTTPServer? {
-        guard let couch, let listen = couch.config.rootListen else { return nil }
+        guard let couch, couch.config.enabled, let listen = couch.config.rootListen else { return nil }
         let router = Router()
         couch.mountAtRoot(on: router)
         var configuration = serverConfiguration()
