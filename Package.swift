@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "Core", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["Core", "COpenSSL", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
-        .target(name: "Storage", dependencies: ["CSQLite", "CWALBuffer", .product(name: "Logging", package: "swift-log")],
+        .target(name: "Storage",
+                dependencies: ["Core", "CSQLite", "CWALBuffer", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // Auth keeps the server admin's account through a store protocol; its SQLite store needs Storage.
         .target(name: "Auth", dependencies: ["Core", "Storage", "COpenSSL", "CCrypt"], swiftSettings: strict),
@@ -66,7 +67,7 @@ let package = Package(
 
         .testTarget(name: "CoreTests", dependencies: ["Core"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Core"], swiftSettings: strict),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"], swiftSettings: strict),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Core"], swiftSettings: strict),
         .testTarget(name: "AuthTests", dependencies: ["Auth", "Core", "Storage"], swiftSettings: strict),
         .testTarget(name: "FilesTests", dependencies: ["Files", "HTTP", "Storage", .product(name: "Logging", package: "swift-log")],
                     swiftSettings: strict),

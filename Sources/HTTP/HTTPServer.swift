@@ -1,3 +1,4 @@
+import Core
 import Dispatch
 import Glibc
 import Logging

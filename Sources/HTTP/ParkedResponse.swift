@@ -1,3 +1,4 @@
+import Core
 import Synchronization
 
 /// A reply that completes later from any thread. Holds no thread while waiting: the connection waits in the

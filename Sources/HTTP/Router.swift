@@ -1,3 +1,4 @@
+import Core
 import Synchronization
 
 /// Renders an error thrown by a handler (or an early `HTTPError`) in an API's wire format. The request is

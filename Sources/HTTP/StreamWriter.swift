@@ -1,3 +1,4 @@
+import Core
 import Synchronization
 
 /// Where late output goes: the event loop that owns the connection a parked response or stream belongs to.

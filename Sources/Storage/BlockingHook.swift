@@ -1,3 +1,5 @@
+import Core
+
 /// What a storage wait calls right before it blocks its thread: the HTTP server installs its worker pool's
 /// hook here so that a request thread waiting for a commit is replaced by a sleeping worker at once (see
 /// `HTTPServer.blockingHook`). Nothing is called until one is set.

@@ -1,3 +1,5 @@
+import Core
+
 /// What a committed write job announced: a topic (table, database, datastore...), a sequence the
 /// publisher chose (e.g. the new change sequence) and a free-form detail.
 public struct ChangeEvent: Sendable, Hashable {

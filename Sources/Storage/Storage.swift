@@ -1,4 +1,5 @@
 import CSQLite
+import Core
 import Foundation
 import Logging
 

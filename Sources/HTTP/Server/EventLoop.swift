@@ -1,3 +1,4 @@
+import Core
 import Dispatch
 import Foundation
 import Glibc
