@@ -1,3 +1,4 @@
+import Core
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -68,7 +69,7 @@ public final class BlobStore: Sendable {
     /// Stores `bytes`: temp file, fsync, rename, fsync directory. Storing existing content is a cheap
     /// no-op. No reference is taken yet: `retain` it inside the write job that records its use.
     public func store(bytes: [UInt8]) throws -> BlobReference {
-        let hash = SHA256.hexHash(bytes)
+        let hash = Hex.encode(Crypto.sha256(bytes))
         if let location = location(for: hash), FileIO.fileSize(location.file) == bytes.count {
             refresh(location.file)
             return BlobReference(hash: hash, size: bytes.count)
@@ -83,7 +84,7 @@ public final class BlobStore: Sendable {
     public func store(fileAt path: String) throws -> BlobReference {
         let input = try FileIO.open(path, O_RDONLY)
         defer { close(input) }
-        var digest = SHA256()
+        var digest = Crypto.SHA256Stream()
         var size = 0
         let temp = try writeTempFile { fd, tempPath in
             var buffer = [UInt8](repeating: 0, count: FileIO.chunkSize)
@@ -98,7 +99,7 @@ public final class BlobStore: Sendable {
                 size += n
             }
         }
-        return try publish(temp: temp, hash: SHA256.hex(digest.finalize()), size: size)
+        return try publish(temp: temp, hash: Hex.encode(digest.finalize()), size: size)
     }
 
     /// Moves a complete, synced temp file to its address (or drops it when the content already exists).

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import XCTest
 @testable import Storage
@@ -23,7 +24,7 @@ final class BlobStoreTests: XCTestCase {
         let (store, _, blobDir) = try makeStore()
         let bytes = Array("hello blob".utf8)
         let reference = try store.store(bytes: bytes)
-        XCTAssertEqual(reference.hash, SHA256.hexHash(bytes))
+        XCTAssertEqual(reference.hash, Hex.encode(Crypto.sha256(bytes)))
         XCTAssertEqual(reference.size, bytes.count)
         let hash = reference.hash
         let expectedPath = "\(blobDir)/\(hash.prefix(2))/\(hash.dropFirst(2).prefix(2))/\(hash)"
@@ -67,7 +68,7 @@ final class BlobStoreTests: XCTestCase {
         let source = dir + "/upload"
         XCTAssertTrue(FileManager.default.createFile(atPath: source, contents: Data(bytes)))
         let reference = try store.store(fileAt: source)
-        XCTAssertEqual(reference, BlobReference(hash: SHA256.hexHash(bytes), size: bytes.count))
+        XCTAssertEqual(reference, BlobReference(hash: Hex.encode(Crypto.sha256(bytes)), size: bytes.count))
         XCTAssertEqual(try store.store(bytes: bytes), reference)
         let stored = try XCTUnwrap(store.path(for: reference.hash))
         XCTAssertEqual(FileManager.default.contents(atPath: stored).map { [UInt8]($0) }, bytes)

@@ -17,7 +17,7 @@ public enum Crypto {
     /// `EVP_Digest` with it looks the implementation up again (OpenSSL 3's implicit fetch, under a lock),
     /// which cost more than hashing a token; a fetched `EVP_MD` is immutable and safe to share between
     /// threads. Nil (then the implicit fetch is used) only if the provider cannot be loaded.
-    nonisolated(unsafe) private static let fetchedSHA256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+    nonisolated(unsafe) static let fetchedSHA256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
 
     /// SHA-1 of `data` (20 bytes). For protocols that require it (ETags, legacy signatures), not for secrets.
     public static func sha1(_ data: [UInt8]) -> [UInt8] { digest(data, EVP_sha1(), length: 20) }

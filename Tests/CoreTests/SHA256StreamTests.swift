@@ -1,8 +1,10 @@
 import XCTest
-@testable import Storage
+@testable import Core
 
-final class SHA256Tests: XCTestCase {
-    private func hex(_ text: String) -> String { SHA256.hexHash(Array(text.utf8)) }
+/// SHA-256 through OpenSSL, in one piece and streamed: the vectors blob addressing was checked against.
+final class SHA256StreamTests: XCTestCase {
+    private func hex(_ text: String) -> String { hexHash(Array(text.utf8)) }
+    private func hexHash(_ bytes: [UInt8]) -> String { Hex.encode(Crypto.sha256(bytes)) }
 
     func testStandardVectors() {
         XCTAssertEqual(hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
@@ -14,7 +16,7 @@ final class SHA256Tests: XCTestCase {
     }
 
     func testMillionAs() {
-        XCTAssertEqual(SHA256.hexHash([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)),
+        XCTAssertEqual(hexHash([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)),
                        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
@@ -31,23 +33,39 @@ final class SHA256Tests: XCTestCase {
         ]
         for (length, digest) in expected {
             let bytes = (0..<length).map { UInt8($0 % 251) }
-            XCTAssertEqual(SHA256.hexHash(bytes), digest, "length \(length)")
+            XCTAssertEqual(hexHash(bytes), digest, "length \(length)")
         }
     }
 
     func testIncrementalUpdatesMatchOneShot() {
         let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        let oneShot = SHA256.hash(bytes)
+        let oneShot = Crypto.sha256(bytes)
         for split in [1, 3, 63, 64, 65, 500, 999] {
-            var digest = SHA256()
+            var digest = Crypto.SHA256Stream()
             var index = 0
             while index < bytes.count {
                 let end = min(bytes.count, index + split)
                 digest.update(bytes[index..<end])
                 index = end
             }
-            XCTAssertEqual(digest.finalize(), oneShot, "chunk size \(split)")
+            let streamed = digest.finalize()
+            XCTAssertEqual(streamed, oneShot, "chunk size \(split)")
         }
         XCTAssertEqual(oneShot.count, 32)
+    }
+
+    /// Raw-buffer pieces, empty ones included, as a blob is fed from its read buffer.
+    func testStreamedMillionAsInChunksWithEmptyPieces() {
+        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 4096)
+        var digest = Crypto.SHA256Stream()
+        var remaining = 1_000_000
+        while remaining > 0 {
+            let n = min(remaining, chunk.count)
+            chunk.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            chunk.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<0])) }
+            remaining -= n
+        }
+        let streamed = digest.finalize()
+        XCTAssertEqual(Hex.encode(streamed), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }
