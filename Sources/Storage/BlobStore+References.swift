@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 extension BlobStore {
@@ -42,6 +43,6 @@ extension BlobStore {
     }
 
     static func nowMillis() -> Int64 {
-        Int64(Date().timeIntervalSince1970 * 1000)
+        WallClock.nowMillis()
     }
 }

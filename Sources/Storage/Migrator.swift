@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Loads numbered SQL migrations and applies the pending ones.
@@ -119,7 +120,7 @@ public enum Migrator {
 
     /// Runs the script and records it in one solo transaction, so a failing script leaves no trace.
     private static func apply(_ migration: Migration, to storage: Storage) throws {
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = WallClock.nowMillis()
         do {
             try storage.writeAndWait(solo: true) { context in
                 try context.db.execute(migration.sql)

@@ -22,7 +22,7 @@ public final class SQLiteDatastoreStore: DatastoreStore {
     }
 
     /// Unix epoch milliseconds (the schema's time unit) for `created_at`/`revoked_at`; never on the wire.
-    static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    static var now: Int64 { WallClock.nowMillis() }
 
     /// The datastore columns every lookup selects, joined with the owner's name.
     static let datastoreColumns = """

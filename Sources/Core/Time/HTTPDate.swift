@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// IMF-fixdate (RFC 9110 §5.6.7: "Sun, 06 Nov 1994 08:49:37 GMT") without Foundation, for `Date` and
+/// `Last-Modified` headers, on the same calendar arithmetic as `ISO8601`.
+public enum HTTPDate {
+    private static let days: [String] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months: [String] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+                                           "Nov", "Dec"]
+
+    /// Formats a UNIX time in seconds. The year is written as plain decimal (not padded), as C's `gmtime`
+    /// fields print; an instant whose year does not fit C's `tm` (beyond about two billion years) gives
+    /// the epoch's text, as a failed `gmtime_r` did.
+    public static func format(epochSeconds: Int) -> String {
+        let (days, secondOfDay) = ISO8601.floorDivide(Int64(epochSeconds), 86_400)
+        let date = CivilDate(daysSinceEpoch: days)
+        guard let tmYear = Int32(exactly: date.year - 1900) else { return "Thu, 01 Jan 1970 00:00:00 GMT" }
+        // 1970-01-01 was a Thursday (index 4).
+        let weekday = Int(ISO8601.floorDivide(days + 4, 7).1)
+        let seconds = Int(secondOfDay)
+        return "\(Self.days[weekday]), \(two(date.day)) \(months[date.month - 1]) \(Int(tmYear) + 1900) "
+            + "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) GMT"
+    }
+
+    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    /// The current UNIX time in whole seconds, from the coarse clock (cheap; one-second resolution is all
+    /// the Date header needs). Inlinable: it is read for every response the server writes.
+    @inlinable
+    public static func nowSeconds() -> Int {
+        var spec = timespec()
+        #if os(Linux)
+        clock_gettime(CLOCK_REALTIME_COARSE, &spec)
+        #else
+        clock_gettime(CLOCK_REALTIME, &spec)
+        #endif
+        return Int(spec.tv_sec)
+    }
+}
