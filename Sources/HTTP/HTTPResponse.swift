@@ -1,3 +1,5 @@
+import Core
+
 /// A response a handler returns: status, headers and body. The server adds `Date`, `Server`,
 /// `Content-Length` or `Transfer-Encoding`, `Connection` and `X-Request-Id`.
 public struct HTTPResponse: Sendable {
@@ -36,31 +38,12 @@ public struct HTTPResponse: Sendable {
 
     /// The plain JSON error body `{"error":"..."}` used where no group renderer applies.
     public static func plainError(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
-        var text = "{\"error\":\""
-        JSONEscaping.append(message, to: &text)
-        text += "\"}"
-        return json(status, text)
-    }
-}
-
-/// The minimal JSON string escaping the server needs for its own error bodies.
-enum JSONEscaping {
-    static func append(_ value: String, to out: inout String) {
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
+        // Backspace and form feed as `\u0008`/`\u000c`, as these bodies have always escaped them.
+        var writer = JSONWriter(controlEscapes: .namedWhitespace)
+        writer.raw(UInt8(ascii: "{"))
+        writer.key("error", first: true)
+        writer.string(message)
+        writer.raw(UInt8(ascii: "}"))
+        return json(status, bytes: writer.bytes)
     }
 }

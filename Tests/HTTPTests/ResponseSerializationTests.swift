@@ -95,6 +95,13 @@ final class ResponseSerializationTests: XCTestCase {
         XCTAssertEqual(response.headers["Content-Type"], "application/json; charset=utf-8")
     }
 
+    /// Backspace and form feed keep their `\u00XX` form in these bodies (the APIs' own bodies name them).
+    func testPlainErrorEscapesEveryControlCharacter() {
+        let response = HTTPResponse.plainError(.badRequest, "\u{8}\u{C}\t\u{1}/é")
+        guard case .bytes(let bytes) = response.body else { return XCTFail("no body") }
+        XCTAssertEqual(String(decoding: bytes, as: UTF8.self), #"{"error":"\u0008\u000c\t\u0001/é"}"#)
+    }
+
     func testRequestIDSanitising() {
         XCTAssertEqual(RequestIDSource.sanitize("abc-DEF_1.2:3"), "abc-DEF_1.2:3")
         XCTAssertNil(RequestIDSource.sanitize("has space"))

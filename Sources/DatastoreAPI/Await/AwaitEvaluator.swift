@@ -1,4 +1,5 @@
 import ChangeFeed
+import Core
 import HTTP
 
 /// Decides what `await`s answer right now (§6.9): the list when the token differs, and per watched handle

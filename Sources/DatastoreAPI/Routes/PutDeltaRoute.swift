@@ -1,3 +1,4 @@
+import Core
 import HTTP
 
 /// `put_delta` (§6.8). Syntax is checked here (step 2); resolution, permission, revision/nonce check,

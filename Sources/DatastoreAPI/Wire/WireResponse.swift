@@ -1,3 +1,4 @@
+import Core
 import HTTP
 
 /// Builds every HTTP response of the API: exactly `Content-Type: application/json`, `Cache-Control: no-store`
