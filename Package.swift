@@ -9,7 +9,6 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Quartet",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "quartet", targets: ["quartet"]),
         // The storage engine alone, for the write benchmark package under Benchmarks/.
@@ -28,9 +27,13 @@ let package = Package(
 
         // A SQLite VFS shim (C, over the system libsqlite3) that writes a WAL commit's frames in one call.
         .target(name: "CWALBuffer", dependencies: ["CSQLite"]),
+        // The event loop's system calls (epoll, eventfd, accept4) from the real Linux headers. Its header
+        // stops the build with a clear message on any other platform: Quartet builds on Linux only.
+        .target(name: "CEventLoop"),
 
         .target(name: "Core", dependencies: ["COpenSSL"], swiftSettings: strict),
-        .target(name: "HTTP", dependencies: ["Core", "COpenSSL", .product(name: "Logging", package: "swift-log")],
+        .target(name: "HTTP",
+                dependencies: ["Core", "COpenSSL", "CEventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .target(name: "Storage",
                 dependencies: ["Core", "CSQLite", "CWALBuffer", .product(name: "Logging", package: "swift-log")],

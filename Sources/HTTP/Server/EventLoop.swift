@@ -142,7 +142,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func run() {
         let capacity = 512
-        let events = UnsafeMutableRawPointer.allocate(byteCount: capacity * Epoll.eventStride, alignment: 8)
+        let events = Epoll.allocateEvents(capacity: capacity)
         defer { events.deallocate() }
         var taken: [Message] = []
         while !stopping {
