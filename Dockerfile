@@ -7,9 +7,10 @@ RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-dev libssl-dev libcrypt-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-# Resolve dependencies first so code changes do not refetch them.
-COPY Package.swift ./
-RUN swift package resolve
+# Resolve dependencies first so code changes do not refetch them. The versions are the ones pinned in the
+# committed Package.resolved, as for every other build; resolution fails rather than choose others.
+COPY Package.swift Package.resolved ./
+RUN swift package resolve --force-resolved-versions
 COPY Sources ./Sources
 COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product quartet \
