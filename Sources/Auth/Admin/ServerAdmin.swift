@@ -98,7 +98,7 @@ public final class ServerAdmin: Sendable {
     /// Stores a bcrypt hash of `password` and forgets remembered successes.
     private func setPassword(_ password: String) throws {
         let hash = try PasswordHasher.hash(password, cost: hashCost)
-        try store.setPasswordHash(name: name, hash: hash, createdAt: Int64(Date().timeIntervalSince1970 * 1000))
+        try store.setPasswordHash(name: name, hash: hash, createdAt: WallClock.nowMillis())
         verified.removeAll()
     }
 
