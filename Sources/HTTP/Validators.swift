@@ -1,3 +1,5 @@
+import Core
+
 /// What tells one version of a representation from another (RFC 9110 8.8): an entity tag and a
 /// modification time; and the rules comparing them with a request's preconditions (RFC 9110 13) for
 /// conditional GET (`If-None-Match`, `If-Modified-Since` -> 304) and `If-Range`.

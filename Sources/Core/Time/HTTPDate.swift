@@ -4,12 +4,14 @@ import Glibc
 import Darwin
 #endif
 
-/// IMF-fixdate (RFC 9110 §5.6.7: "Sun, 06 Nov 1994 08:49:37 GMT") without Foundation, for `Date` and
-/// `Last-Modified` headers, on the same calendar arithmetic as `ISO8601`.
+/// HTTP-dates (RFC 9110 §5.6.7) without Foundation, on the same calendar arithmetic as `ISO8601`: IMF-fixdate
+/// ("Sun, 06 Nov 1994 08:49:37 GMT") written for `Date` and `Last-Modified` headers, and all three forms
+/// read for conditional requests (`parse`, in HTTPDate+Parse.swift).
 public enum HTTPDate {
     private static let days: [String] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months: [String] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
-                                           "Nov", "Dec"]
+    /// The month names of both forms, January first.
+    static let months: [String] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+                                   "Dec"]
 
     /// Formats a UNIX time in seconds. The year is written as plain decimal (not padded), as C's `gmtime`
     /// fields print; an instant whose year does not fit C's `tm` (beyond about two billion years) gives

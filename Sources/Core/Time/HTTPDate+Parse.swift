@@ -1,12 +1,9 @@
 extension HTTPDate {
-    private static let monthNames: [String] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
-                                               "Nov", "Dec"]
-
     /// The UNIX time in seconds of an HTTP-date (RFC 9110 5.6.7), in any of the three forms a recipient must
     /// accept: IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), RFC 850 ("Sunday, 06-Nov-94 08:49:37 GMT")
     /// and asctime ("Sun Nov  6 08:49:37 1994"). Nil for anything else, including impossible dates. The
     /// weekday is not checked (it adds nothing to the instant).
-    static func parse(_ text: String) -> Int? {
+    public static func parse(_ text: String) -> Int? {
         let tokens = text.split(separator: " ", omittingEmptySubsequences: true)
         let day: Int?, month: Int?, year: Int?, time: Substring
         switch tokens.count {
@@ -30,8 +27,9 @@ extension HTTPDate {
               let hour = number(clock[0], digits: 2...2), let minute = number(clock[1], digits: 2...2),
               let second = number(clock[2], digits: 2...2),
               year >= 1, hour < 24, minute < 60, second <= 60, day >= 1,
-              day <= daysIn(month: month, year: year) else { return nil }
-        return daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+              day <= CivilDate.daysInMonth(year: Int64(year), month: month) else { return nil }
+        let days = Int(CivilDate(year: Int64(year), month: month, day: day).daysSinceEpoch)
+        return days * 86_400 + hour * 3600 + minute * 60 + second
     }
 
     /// A run of `digits` ASCII digits as a number (small enough never to overflow).
@@ -47,25 +45,6 @@ extension HTTPDate {
 
     /// 1...12 for "Jan"..."Dec" (the names are case-sensitive in the grammar).
     private static func monthNumber(_ text: Substring) -> Int? {
-        monthNames.firstIndex { $0 == text }.map { $0 + 1 }
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (the civil-from-days inverse of
-    /// H. Hinnant's date algorithms), for years 1...9999.
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        months.firstIndex { $0 == text }.map { $0 + 1 }
     }
 }
