@@ -28,6 +28,9 @@ let package = Package(
 
         // A SQLite VFS shim (C, over the system libsqlite3) that writes a WAL commit's frames in one call.
         .target(name: "CWALBuffer", dependencies: ["CSQLite"]),
+        // Non-variadic C wrappers over the system libvips (Debian libvips42), which it loads with dlopen on
+        // first use instead of linking it: see Sources/CVips/include/cvips.h. Only Files imports it.
+        .target(name: "CVips", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "Core", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["Core", "COpenSSL", .product(name: "Logging", package: "swift-log")],
@@ -36,8 +39,9 @@ let package = Package(
                 swiftSettings: strict),
         // Auth keeps the server admin's account through a store protocol; its SQLite store needs Storage.
         .target(name: "Auth", dependencies: ["Core", "Storage", "COpenSSL", "CCrypt"], swiftSettings: strict),
-        // Files: MIME types and sniffing, safe names, uploads into the blob store, serving blobs.
-        .target(name: "Files", dependencies: ["HTTP", "Storage"], swiftSettings: strict),
+        // Files: MIME types and sniffing, safe names, uploads into the blob store, serving blobs, image variants.
+        .target(name: "Files", dependencies: ["HTTP", "Storage", "CVips", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
         // Shared by the APIs' query compilers: the safe regex engine, JSON paths, comparison rules. No SQL.
         .target(name: "QueryKit", dependencies: ["Core"], swiftSettings: strict),
         // Requests parked until Storage's change events wake them (long polls, continuous feeds): above
