@@ -83,37 +83,65 @@ public struct ResizeRequest: Sendable, Hashable {
     /// A positive pixel count from `text`: digits, optionally followed by a dot and digits (the
     /// integer part counts). Nil for anything else, zero included. Huge values saturate (then clamp).
     static func dimension(_ text: String) -> Int? {
-        let parts = Array(text.utf8).split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, let value = digits(Array(whole)) else { return nil }
-        if parts.count == 2 {
-            guard digits(Array(parts[1])) != nil else { return nil }
+        var value = 0
+        var digits = 0, fraction = 0
+        var sawDot = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard !sawDot, digits > 0 else { return nil }
+                sawDot = true
+            } else if let digit = digitValue(byte) {
+                if sawDot {
+                    fraction += 1
+                } else {
+                    value = accumulate(value, digit)
+                    digits += 1
+                }
+            } else {
+                return nil
+            }
         }
+        guard digits > 0, !sawDot || fraction > 0 else { return nil }
         return value > 0 ? value : nil
     }
 
-    /// The value of a non-empty run of ASCII digits, saturating at `Int.max / 16`; nil otherwise.
-    static func digits(_ bytes: [UInt8]) -> Int? {
-        guard !bytes.isEmpty else { return nil }
-        var value = 0
-        for byte in bytes {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            // Saturate well below overflow: every side is clamped to a few thousand afterwards.
-            value = min(value * 10 + Int(byte - UInt8(ascii: "0")), Int.max / 16)
-        }
-        return value
+    /// The value of an ASCII digit.
+    private static func digitValue(_ byte: UInt8) -> Int? {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte &- UInt8(ascii: "0")) : nil
+    }
+
+    /// `value * 10 + digit`, saturating well below overflow: every side is clamped to a few thousand
+    /// afterwards.
+    private static func accumulate(_ value: Int, _ digit: Int) -> Int {
+        value >= Int.max / 160 ? Int.max / 16 : value * 10 + digit
     }
 
     /// The `thumb` grammar: `^(\d+)x(\d+)(t|b|f)?$`.
     static func thumb(_ text: String, maxSide: Int) -> Mode {
-        var bytes = Array(text.utf8)
+        var width = 0, height = 0
+        var widthDigits = 0, heightDigits = 0
+        var sawX = false
         var suffix: UInt8?
-        if let last = bytes.last, last == UInt8(ascii: "t") || last == UInt8(ascii: "b") || last == UInt8(ascii: "f") {
-            suffix = last
-            bytes.removeLast()
+        for byte in text.utf8 {
+            guard suffix == nil else { return .original }             // nothing may follow the suffix
+            if let digit = digitValue(byte) {
+                if sawX {
+                    height = accumulate(height, digit)
+                    heightDigits += 1
+                } else {
+                    width = accumulate(width, digit)
+                    widthDigits += 1
+                }
+            } else if byte == UInt8(ascii: "x"), !sawX, widthDigits > 0 {
+                sawX = true
+            } else if sawX, heightDigits > 0,
+                      byte == UInt8(ascii: "t") || byte == UInt8(ascii: "b") || byte == UInt8(ascii: "f") {
+                suffix = byte
+            } else {
+                return .original
+            }
         }
-        guard let x = bytes.firstIndex(of: UInt8(ascii: "x")),
-              let width = digits(Array(bytes[..<x])),
-              let height = digits(Array(bytes[(x + 1)...])) else { return .original }
+        guard widthDigits > 0, heightDigits > 0 else { return .original }
         let w = min(width, maxSide), h = min(height, maxSide)
         switch (w, h) {
         case (0, 0): return .original
