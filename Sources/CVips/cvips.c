@@ -3,6 +3,9 @@
 #include "vips_api.h"
 
 #include <dlfcn.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,4 +310,10 @@ void cvips_free_buffer(void *buffer) {
 
 int64_t cvips_tracked_highwater(void) {
     return init_result == CVIPS_OK ? (int64_t) api.tracked_get_mem_highwater() : 0;
+}
+
+void cvips_release_memory(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
 }

@@ -76,8 +76,9 @@ final class ImageVariantsConcurrencyTests: XCTestCase {
         }
         XCTAssertTrue(counting.waitForRunning(2))
         let deadline = Date(timeIntervalSinceNow: 30)
-        while variants.gate.waiting < 4, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        XCTAssertEqual(variants.gate.waiting, 4, "the other four queue for a worker")
+        while variants.workers.waiting < 4, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertEqual(variants.workers.waiting, 4, "the other four queue for a worker")
+        XCTAssertEqual(variants.workers.running, 2)
         XCTAssertEqual(counting.active, 2)
         counting.release()
         for _ in 0..<6 { XCTAssertEqual(done.wait(timeout: .now() + 60), .success) }
@@ -124,33 +125,49 @@ final class ImageVariantsConcurrencyTests: XCTestCase {
         XCTAssertEqual(first.wait(timeout: .now() + 30), .success)
     }
 
-    func testWorkerGateIsFirstComeFirstServed() {
-        let gate = WorkerGate(permits: 1)
-        XCTAssertTrue(gate.acquire(timeout: .seconds(1)))
+    func testWorkersServeFirstComeFirstServedAndQueuedCallersGiveUpAtTheirLimit() {
+        let workers = ImageWorkers(count: 1)
+        defer { workers.shutdown() }
+        let gate = NSCondition()
+        nonisolated(unsafe) var open = false
+        let holder = DispatchSemaphore(value: 0)
+        Thread {
+            _ = workers.run(timeout: .seconds(5)) { gate.withLock { while !open { gate.wait() } } }
+            holder.signal()
+        }.start()
+        var deadline = Date(timeIntervalSinceNow: 10)
+        while workers.running < 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        // Queued behind the held job, in order.
         let order = ResultBox<Int>(count: 0)
         let done = DispatchGroup()
         for index in 0..<4 {
             done.enter()
             Thread {
-                if gate.acquire(timeout: .seconds(30)) {
-                    order.append(index)
-                    gate.release()
-                }
+                if workers.run(timeout: .seconds(30), { order.append(index) }) == nil { order.append(-1) }
                 done.leave()
             }.start()
-            // Let each one queue before the next.
-            let deadline = Date(timeIntervalSinceNow: 10)
-            while gate.waiting < index + 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            deadline = Date(timeIntervalSinceNow: 10)
+            while workers.waiting < index + 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
         }
-        gate.release()
+        // One more with a short limit gives up while the others stay queued.
+        XCTAssertNil(workers.run(timeout: .milliseconds(50)) { order.append(99) })
+        XCTAssertEqual(workers.waiting, 4)
+        gate.withLock {
+            open = true
+            gate.broadcast()
+        }
+        XCTAssertEqual(holder.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
         XCTAssertEqual(order.appended, [0, 1, 2, 3])
-        // A waiter that times out leaves the queue and lets the next one through.
-        XCTAssertTrue(gate.acquire(timeout: .seconds(1)))
-        XCTAssertFalse(gate.acquire(timeout: .milliseconds(50)))
-        XCTAssertEqual(gate.waiting, 0)
-        gate.release()
-        XCTAssertTrue(gate.acquire(timeout: .milliseconds(50)))
+        // A job that started within the limit is waited for to its end, even well past the limit (an
+        // idle worker takes it at once; the limit leaves a second for that on a loaded machine).
+        let started = Date()
+        let slow = workers.run(timeout: .seconds(1)) { () -> Int in
+            Thread.sleep(forTimeInterval: 1.5)
+            return 7
+        }
+        XCTAssertEqual(slow, 7)
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.4)
     }
 }
 

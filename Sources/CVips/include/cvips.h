@@ -101,6 +101,10 @@ void cvips_free_text(char *text);
 /// Frees a buffer from cvips_render (NULL is fine).
 void cvips_free_buffer(void *buffer);
 
+/// Asks the C allocator to return free memory to the system (glibc's malloc_trim): decoders allocate
+/// tens of megabytes per image and glibc keeps freed blocks in the thread's arena otherwise.
+void cvips_release_memory(void);
+
 /// The most memory libvips has tracked as allocated at once, in bytes (pixel buffers; not the
 /// decoders' own allocations); 0 before libvips is loaded.
 int64_t cvips_tracked_highwater(void);

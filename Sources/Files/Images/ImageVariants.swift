@@ -11,8 +11,8 @@ import Synchronization
 /// 3. otherwise one caller per variant at a time (single flight; the others wait for its result):
 ///    the header is read (not JPEG, PNG or GIF, or unreadable → `.original`); more than `maxPixels`
 ///    declared → `imageTooLarge`, before anything is decoded; the plan is made (the original's size or
-///    an upscale a fit forbids → `.original`); a worker is awaited (longer than `queueWait` → `busy`);
-///    the variant is rendered into the cache. A decoding failure gives `.original`, caches nothing, and
+///    an upscale a fit forbids → `.original`); the render is queued for one of the image workers
+///    (not started within `queueWait` → `busy`) and its result stored in the cache. A decoding failure gives `.original`, caches nothing, and
 ///    is remembered so the same image is not decoded again.
 ///
 /// Thread-safe; `variant` blocks its caller while it waits and renders, like a database call.
@@ -21,7 +21,7 @@ public final class ImageVariants: Sendable {
     let renderer: any ImageRendering
     let cache: VariantCache
     let flights = SingleFlight<VariantName, Result<VariantResult, ImageVariantError>>()
-    let gate: WorkerGate
+    let workers: ImageWorkers
     let failed: Mutex<FailureMemory>
     let counters = Counters()
     let logger: Logger
@@ -34,9 +34,13 @@ public final class ImageVariants: Sendable {
         self.renderer = renderer ?? VipsRenderer(jpegQuality: configuration.jpegQuality, maxPixels: configuration.maxPixels)
         cache = try VariantCache(directory: configuration.directory, limit: configuration.cacheBytes,
                                  grace: configuration.evictionGrace)
-        gate = WorkerGate(permits: configuration.workers)
+        workers = ImageWorkers(count: configuration.workers)
         failed = Mutex(FailureMemory(capacity: configuration.rememberedFailures))
         self.logger = logger
+    }
+
+    deinit {
+        workers.shutdown()
     }
 
     /// The answer for `request` on the image in the file at `source`, whose content `key` names.
@@ -84,17 +88,18 @@ public final class ImageVariants: Sendable {
         // picture; it is held to the same cap as the source.
         let (scaledPixels, overflow) = plan.scaledWidth.multipliedReportingOverflow(by: plan.scaledHeight)
         guard !overflow, scaledPixels <= limit else { return tooLarge(overflow ? Int.max : scaledPixels) }
-        guard gate.acquire(timeout: configuration.queueWait) else {
+        let renderer = self.renderer
+        guard let rendered = workers.run(timeout: configuration.queueWait, {
+            Result { () throws(ImageRenderError) in try renderer.render(source: source, header: header, plan: plan) }
+        }) else {
             counters.busy.add(1, ordering: .relaxed)
             logger.warning("image workers busy for the whole queue wait", metadata: ["variant": "\(name.hex)"])
             return .failure(.busy)
         }
-        defer { gate.release() }
         let bytes: [UInt8]
-        do {
-            bytes = try renderer.render(source: source, header: header, plan: plan)
-        } catch {
-            return renderFailed(error, name: name, header: header)
+        switch rendered {
+        case .success(let output): bytes = output
+        case .failure(let error): return renderFailed(error, name: name, header: header)
         }
         do {
             let entry = try cache.store(bytes, key: name, format: header.format)
