@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "quartet", targets: ["quartet"]),
         // The storage engine alone, for the write benchmark package under Benchmarks/.
         .library(name: "QuartetStorage", targets: ["Storage"]),
+        // The Files module alone, for the image benchmark package under Benchmarks/.
+        .library(name: "QuartetFiles", targets: ["Files"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
