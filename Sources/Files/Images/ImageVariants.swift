@@ -22,7 +22,7 @@ public final class ImageVariants: Sendable {
     let cache: VariantCache
     let flights = SingleFlight<VariantName, Result<VariantResult, ImageVariantError>>()
     let workers: ImageWorkers
-    let failed: Mutex<FailureMemory>
+    let failed: Locked<FailureMemory>
     let counters = Counters()
     let logger: Logger
 
@@ -35,7 +35,7 @@ public final class ImageVariants: Sendable {
         cache = try VariantCache(directory: configuration.directory, limit: configuration.cacheBytes,
                                  grace: configuration.evictionGrace)
         workers = ImageWorkers(count: configuration.workers)
-        failed = Mutex(FailureMemory(capacity: configuration.rememberedFailures))
+        failed = Locked(FailureMemory(capacity: configuration.rememberedFailures))
         self.logger = logger
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs work once per key at a time: callers that ask for a key while its work runs wait for that run
 /// and all receive its result. Once the run is over the key is free again (the work itself looks in
@@ -28,8 +27,8 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    private let flights = Mutex<[Key: Flight]>([:])
-    private let followers = Mutex(0)
+    private let flights = Locked<[Key: Flight]>([:])
+    private let followers = Locked(0)
 
     /// `work`'s result for `key`, computed by this caller or by the one already computing it. `led` is
     /// true for the caller that ran `work`.

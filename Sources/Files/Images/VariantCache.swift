@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The on-disk cache of variants: one file per variant under `directory`, an in-memory index of them in
 /// recency order, and a bound on their total size kept by evicting the least recently used.
@@ -40,7 +39,7 @@ final class VariantCache: Sendable {
     let limit: Int
     /// How long an evicted file stays on disk.
     let grace: Duration
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Opens the cache in `directory` (created when missing) and indexes the variants already there.
     init(directory: String, limit: Int, grace: Duration) throws {
