@@ -20,10 +20,13 @@ COPY Migrations /out/bin/Migrations
 COPY Config /out/Config
 
 # ---- runtime stage: slim Debian with only the runtime libraries ----
+# libvips42 resizes images (the Files module's variants). Quartet loads it on first use rather than
+# linking it, so the build stage needs nothing for it; without recommends it brings only the libraries
+# its loaders link against.
 FROM debian:bookworm-slim
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      libsqlite3-0 libssl3 libcrypt1 ca-certificates curl \
+      libsqlite3-0 libssl3 libcrypt1 libvips42 ca-certificates curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin quartet \
  && mkdir -p /data && chown quartet:quartet /data

@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "quartet", targets: ["quartet"]),
         // The storage engine alone, for the write benchmark package under Benchmarks/.
         .library(name: "QuartetStorage", targets: ["Storage"]),
+        // The Files module alone, for the image benchmark package under Benchmarks/.
+        .library(name: "QuartetFiles", targets: ["Files"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,6 +32,9 @@ let package = Package(
         // The event loop's system calls (epoll, eventfd, accept4) from the real Linux headers. Its header
         // stops the build with a clear message on any other platform: Quartet builds on Linux only.
         .target(name: "CEventLoop"),
+        // Non-variadic C wrappers over the system libvips (Debian libvips42), which it loads with dlopen on
+        // first use instead of linking it: see Sources/CVips/include/cvips.h. Only Files imports it.
+        .target(name: "CVips", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "Core", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "HTTP",
@@ -40,8 +45,9 @@ let package = Package(
                 swiftSettings: strict),
         // Auth keeps the server admin's account through a store protocol; its SQLite store needs Storage.
         .target(name: "Auth", dependencies: ["Core", "Storage", "COpenSSL", "CCrypt"], swiftSettings: strict),
-        // Files: MIME types and sniffing, safe names, uploads into the blob store, serving blobs.
-        .target(name: "Files", dependencies: ["HTTP", "Storage"], swiftSettings: strict),
+        // Files: MIME types and sniffing, safe names, uploads into the blob store, serving blobs, image variants.
+        .target(name: "Files", dependencies: ["HTTP", "Storage", "CVips", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
         // Shared by the APIs' query compilers: the safe regex engine, JSON paths, comparison rules. No SQL.
         .target(name: "QueryKit", dependencies: ["Core"], swiftSettings: strict),
         // Requests parked until Storage's change events wake them (long polls, continuous feeds): above
