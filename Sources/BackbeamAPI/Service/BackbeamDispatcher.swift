@@ -38,6 +38,15 @@ final class BackbeamDispatcher: Sendable {
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
+        if Self.hasRepeatedContentLength(request.headers) {
+            // The HTTP layer accepts a Content-Length repeated with one value (RFC 9112 allows it); the
+            // Backbeam API refuses any repetition and ends the connection (§2.5), the stricter answer to a
+            // framing that proxies may read differently.
+            var response = BackbeamResponses.error(BackbeamError(.invalidParameters, "Malformed request: repeated Content-Length"),
+                                                   callback: nil)
+            response.headers.set("Connection", "close")
+            return response
+        }
         if request.method == .options { return BackbeamResponses.preflight(request) }
         var fileParts: [MultipartPart] = []
         defer { Multipart.removeTemporaryFiles(fileParts) }
@@ -57,6 +66,11 @@ final class BackbeamDispatcher: Sendable {
         } catch {
             return BackbeamResponses.error(backbeamError(error, request), callback: callback)
         }
+    }
+
+    static func hasRepeatedContentLength(_ headers: HTTPHeaders) -> Bool {
+        let values = headers.values("Content-Length")
+        return values.count > 1 || values.contains { $0.utf8.contains(UInt8(ascii: ",")) }
     }
 
     /// 405 with the methods the path takes.
