@@ -82,6 +82,6 @@ let package = Package(
         // Reads Sources/ and checks the module layers and the SQL-placement rule of docs/architecture.md.
         .testTarget(name: "ArchitectureTests", swiftSettings: strict),
         // Black-box tests: they start the built `quartet` binary and talk to it over sockets.
-        .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core"], swiftSettings: strict),
+        .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core", "Storage"], swiftSettings: strict),
     ]
 )

@@ -151,3 +151,25 @@ struct BackbeamClient {
         return Array(body.utf8)
     }
 }
+
+extension BackbeamClient {
+    /// `params` plus `key`, `nonce`, `time` and `signature` for `method path`, as decoded values.
+    func signed(_ method: String, _ path: String, _ params: [(String, [String])]) -> [(String, [String])] {
+        var all = params
+        if let auth { all.append(("auth", [auth])) }
+        all.append(("key", [keys.key]))
+        all.append(("nonce", [BackbeamSigner.nonce()]))
+        all.append(("time", [String(BackbeamSigner.now())]))
+        let canonical = BackbeamSigner.canonical(all, method: method, path: path)
+        all.append(("signature", [BackbeamSigner.signature(secret: keys.secret, canonical: canonical)]))
+        return all
+    }
+
+    /// A request whose query string and body are given exactly as written (already encoded).
+    func raw(_ method: String, _ target: String, body: String? = nil,
+             contentType: String = "application/x-www-form-urlencoded") throws -> BBResponse {
+        var headers: [(String, String)] = [("Host", host ?? "api-\(env)-\(project).example.com")]
+        if body != nil { headers.append(("Content-Type", contentType)) }
+        return BBResponse(raw: try server.request(method, target, headers: headers, body: body ?? ""))
+    }
+}
