@@ -24,9 +24,9 @@ final class BackbeamServer: @unchecked Sendable {
             """
     }
 
-    init(environment: [String: String] = [:], demoSchema: String? = nil) throws {
+    init(environment: [String: String] = [:], demoSchema: String? = nil, extraProjects: String = "") throws {
         var env = ["QUARTET_ADMIN_PASSWORD": Self.adminPassword,
-                   "QUARTET_BACKBEAM_PROJECTS": Self.projectsJSON(demoSchema: demoSchema),
+                   "QUARTET_BACKBEAM_PROJECTS": Self.projectsJSON(extra: extraProjects, demoSchema: demoSchema),
                    "QUARTET_BACKBEAM_BCRYPT_COST": "4"]
         for (k, v) in environment { env[k] = v }
         server = try TestServer(environment: env)
