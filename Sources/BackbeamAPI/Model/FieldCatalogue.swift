@@ -11,14 +11,18 @@ public struct FieldInfo: Sendable, Equatable {
     public var many: Bool
     /// For references: the entity the field points to (the first referenced object's, without a schema).
     public var target: String?
+    /// The field has a declared index (§5.6).
+    public var indexed: Bool
 
     /// A catalogue entry.
-    public init(id: Int64, name: String, type: FieldType?, many: Bool = false, target: String? = nil) {
+    public init(id: Int64, name: String, type: FieldType?, many: Bool = false, target: String? = nil,
+                indexed: Bool = false) {
         self.id = id
         self.name = name
         self.type = type
         self.many = many
         self.target = target
+        self.indexed = indexed
     }
 
     /// The kind BQL sees (§6.2): to-one, to-many, a value type, or unknown when no type was learned yet.

@@ -63,9 +63,13 @@ struct QueryRunner {
         orderTerms.append("o.created_at, o.id")
         plan.order = " ORDER BY " + orderTerms.joined(separator: ", ")
 
-        plan.filter.sql(" WHERE o.space = ")
+        // With an equality on an indexed field, the unary `+` keeps SQLite from answering through the
+        // (space, entity) index instead: the declared index is the selective one, but without fresh
+        // statistics (a table that grew since the last ANALYZE) the planner may not know it.
+        let demote = try hasIndexedEquality() ? "+" : ""
+        plan.filter.sql(" WHERE \(demote)o.space = ")
         plan.filter.bind(.integer(request.space.value))
-        plan.filter.sql(" AND o.entity = ")
+        plan.filter.sql(" AND \(demote)o.entity = ")
         plan.filter.bind(.text(request.entity))
         if case .bounding(_, let swLat, let swLon, let neLat, let neLon)? = request.geo, geoField != nil {
             plan.filter.sql(" AND g.lat >= ")
@@ -84,6 +88,26 @@ struct QueryRunner {
             try compiler.condition(condition, entity: request.entity, alias: "o", into: &plan.filter)
         }
         return plan
+    }
+
+    /// True when the top-level `and` chain of the condition holds `field = ?` on a field with a declared index.
+    private func hasIndexedEquality() throws -> Bool {
+        var pending: [BQLCondition] = query.condition.map { [$0] } ?? []
+        while let next = pending.popLast() {
+            switch next {
+            case .and(let a, let b):
+                pending.append(a)
+                pending.append(b)
+            case .constraint(let c) where c.op == .equal:
+                if case .field(let info, .scalar) = try compiler.resolve(c.lhs, entity: request.entity, offset: c.offset),
+                   info.indexed {
+                    return true
+                }
+            default:
+                break
+            }
+        }
+        return false
     }
 
     /// The location field of a near/bounding query: nil when never written (nothing matches); not a
@@ -129,16 +153,8 @@ struct QueryRunner {
 
     // MARK: - Running
 
-    /// The page, its count and its joins.
-    func run() throws -> ObjectPage {
-        let plan = try plan()
-        var page = ObjectPage()
-        guard !plan.empty else {
-            // Still validate the joins (a bad join is an error even when nothing matches).
-            try validateJoins()
-            if request.geo?.isNear == true { page.distances = [] }
-            return page
-        }
+    /// The statement of the page: the main objects (and distances) in order within the window.
+    func pageSQL(_ plan: Plan) -> SQLFragment {
         var sql = SQLFragment("SELECT " + ObjectRows.columns)
         if let distance = plan.distance {
             sql.sql(", ")
@@ -151,6 +167,20 @@ struct QueryRunner {
         sql.append(plan.filter)
         sql.sql(plan.order)
         window(&sql)
+        return sql
+    }
+
+    /// The page, its count and its joins.
+    func run() throws -> ObjectPage {
+        let plan = try plan()
+        var page = ObjectPage()
+        guard !plan.empty else {
+            // Still validate the joins (a bad join is an error even when nothing matches).
+            try validateJoins()
+            if request.geo?.isNear == true { page.distances = [] }
+            return page
+        }
+        let sql = pageSQL(plan)
         var builder = PageBuilder()
         var mains: [ObjectRecord] = []
         var distances: [Int] = []

@@ -43,13 +43,14 @@ extension SQLiteBackbeamStore {
             try db.execute(IndexSQL.create(fieldID: id))
             return (true, changed)
         }
-        if catalogueChanged { self.catalogueChanged() }
+        // The catalogue marks indexed fields (the compiler prefers their index), so it changed either way.
+        if catalogueChanged || created { self.catalogueChanged() }
         if created { try? storage.refreshStatistics() }
         return created
     }
 
     public func dropIndex(space: SpaceID, entity: String, field: String) throws -> Bool {
-        try storage.writeAndWait { ctx -> Bool in
+        let dropped = try storage.writeAndWait { ctx -> Bool in
             let key: [SQLValue] = [.integer(space.value), .text(entity), .text(field)]
             guard let id = try ctx.db.queryOne("SELECT field FROM bb_indexes WHERE space = ? AND entity = ? AND name = ?",
                                                key)?[0].int64 else { return false }
@@ -57,6 +58,8 @@ extension SQLiteBackbeamStore {
             try ctx.db.execute(IndexSQL.drop(fieldID: id))
             return true
         }
+        if dropped { catalogueChanged() }
+        return dropped
     }
 
     public func indexes(space: SpaceID) throws -> [(entity: String, field: String)] {

@@ -136,12 +136,16 @@ public final class SQLiteBackbeamStore: BackbeamStore {
         for row in try db.query("SELECT entity FROM bb_entities WHERE space = ?", [.integer(space.value)]) {
             if let entity = row[0].string { catalogue.entities[entity] = [:] }
         }
-        for row in try db.query("SELECT id, entity, name, type, many, target FROM bb_fields WHERE space = ?",
-                                [.integer(space.value)]) {
+        for row in try db.query("""
+            SELECT f.id, f.entity, f.name, f.type, f.many, f.target,
+                   EXISTS (SELECT 1 FROM bb_indexes i WHERE i.field = f.id)
+            FROM bb_fields f WHERE f.space = ?
+            """, [.integer(space.value)]) {
             guard let id = row[0].int64, let entity = row[1].string, let name = row[2].string else { continue }
             let type = row[3].string.flatMap(FieldType.init(rawValue:))
             catalogue.entities[entity, default: [:]][name] = FieldInfo(id: id, name: name, type: type,
-                                                                        many: row[4].bool ?? false, target: row[5].string)
+                                                                        many: row[4].bool ?? false, target: row[5].string,
+                                                                        indexed: row[6].bool ?? false)
         }
         return catalogue
     }
