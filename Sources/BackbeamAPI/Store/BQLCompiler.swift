@@ -1,5 +1,6 @@
 import Core
 import Storage
+import QueryKit
 
 /// What an operand resolved to against the catalogue (and the schema).
 indirect enum ResolvedOperand {
@@ -273,15 +274,10 @@ struct BQLCompiler {
 
     // MARK: - Values
 
+    /// The SQL spelling of a comparison: BQL writes them as the shared comparison operators do (QueryKit),
+    /// and SQL uses the same symbols.
     static func comparison(_ op: BQLOperator) -> String? {
-        switch op {
-        case .equal: return "="
-        case .less: return "<"
-        case .lessOrEqual: return "<="
-        case .greater: return ">"
-        case .greaterOrEqual: return ">="
-        default: return nil
-        }
+        ComparisonOperator(symbol: op.rawValue)?.symbol
     }
 
     /// The bound form of a scalar parameter, matching what `json_extract` returns for stored values: text

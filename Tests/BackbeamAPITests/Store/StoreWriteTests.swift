@@ -113,11 +113,14 @@ final class StoreWriteTests: XCTestCase {
         let ana = try f.create("user", [("set-name", "Ana")])
         let bob = try f.create("user", [("set-name", "Bob")])
         let cy = try f.create("user", [("set-name", "Cy")])
+        // Only values are captured: the job is released on the writer thread, which must not be where the
+        // fixture (and its storage) is freed.
+        let space = f.space.value, anaSeq = ana.seq, bobSeq = bob.seq
         try f.storage.writeAndWait { ctx in
             try ctx.db.run("INSERT INTO bb_identities (space, provider, provider_id, object, linked_at) VALUES (?, 'tw', '123', ?, 0)",
-                           [.integer(f.space.value), .integer(ana.seq)])
+                           [.integer(space), .integer(anaSeq)])
             try ctx.db.run("INSERT INTO bb_users (object, space, email, email_folded) VALUES (?, ?, 'Bob@Example.com', 'bob@example.com')",
-                           [.integer(bob.seq), .integer(f.space.value)])
+                           [.integer(bobSeq), .integer(space)])
         }
         var page = try f.query("user", "where this in ?", ["tw:123\nemail:BOB@example.com\n\(cy.id)"])
         XCTAssertEqual(Set(page.ids), [ana.id, bob.id, cy.id])
