@@ -3,7 +3,7 @@
 #
 #   Benchmarks/run.sh                         # every section, 10 s per measurement
 #   DURATION=30 Benchmarks/run.sh             # longer measurements
-#   ONLY="parse datastore" Benchmarks/run.sh  # some sections: platform parked writes parse datastore worst couch
+#   ONLY="parse datastore" Benchmarks/run.sh  # some sections: platform parked writes parse datastore worst couch backbeam
 #
 # Sections (Benchmarks/sections/<name>.sh, sourced in this order):
 #   platform   GET /health at 64 connections: Quartet, hello-hummingbird, nginx (1 worker, static file);
@@ -16,6 +16,7 @@
 #   worst      the worst body of each write endpoint at the limits' maximum size, and how long each held
 #              the single writer (goal: 100 ms at most)
 #   couch      GET by id and PUT of 1 KB documents over 20,000 seeded Couch documents
+#   backbeam   signed GET by id and a BQL query with a join over 100,000 objects (pre-signed requests)
 # The bare-SQLite baseline (64 writers, one row per durable transaction) is measured right before and
 # right after each Quartet write measurement it is compared with; the Hummingbird /health rate once per run
 # (in the platform section: the median of rounds alternating with Quartet's).
@@ -31,7 +32,7 @@ THREADS=${THREADS:-2}
 # Alternating measurement rounds of Quartet and Hummingbird in the platform section.
 PLATFORM_ROUNDS=${PLATFORM_ROUNDS:-3}
 ONLY=${ONLY:-all}
-SECTIONS="platform parked writes parse datastore worst couch"
+SECTIONS="platform parked writes parse datastore worst couch backbeam"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=$ROOT/Benchmarks/results/$STAMP
 LOAD=$ROOT/Benchmarks/load
