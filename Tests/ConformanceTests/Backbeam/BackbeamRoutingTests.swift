@@ -116,6 +116,20 @@ final class BackbeamRoutingTests: BackbeamTestCase {
         ], body: big, timeout: 60)
         assertError(BBResponse(raw: r), 413, "RequestTooLarge")
         XCTAssertEqual(try api.send("GET", "/data/place")["count"]?.int64Value, 0)
+        // The other limits of §2.5, in the same format: request line (414), header section (431), parameter
+        // count and value size (400).
+        let host = ("Host", "api-dev-\(projectName).example.com")
+        let longLine = try bb.server.request("GET", "/data/place?q=" + String(repeating: "a", count: 17 << 10), headers: [host])
+        assertError(BBResponse(raw: longLine), 414, "RequestTooLarge")
+        let bigHeaders = try bb.server.request("GET", "/data/place", headers: [host] + (0..<20).map {
+            ("X-Filler-\($0)", String(repeating: "b", count: 1000))
+        })
+        assertError(BBResponse(raw: bigHeaders), 431, "RequestTooLarge")
+        let many = (0..<2001).map { ("p\($0)", ["1"]) }
+        assertError(try api.send("POST", "/data/place", many), 400, "InvalidParameters")
+        assertError(try api.send("POST", "/data/place", p(("set-name", String(repeating: "c", count: (1 << 20) + 1)))),
+                    400, "InvalidParameters")
+        XCTAssertEqual(try api.send("GET", "/data/place")["count"]?.int64Value, 0)
     }
 
     func test_BB_013_malformedFramingClosesTheConnection() throws {
