@@ -128,3 +128,24 @@ final class StoreWriteTests: XCTestCase {
         XCTAssertEqual(Set(page.ids), [bob.id, cy.id])
     }
 }
+
+/// The data-model limits of §4.3.
+final class StoreLimitTests: XCTestCase {
+    func testEntityAndFieldLimits() throws {
+        let f = try BackbeamStoreFixture()
+        let limits = ModelLimits(maxEntities: 2, maxFieldsPerEntity: 2)
+        func create(_ entity: String, _ commands: [(String, String)]) throws -> ObjectRecord {
+            let set = try CommandParser.parse(BackbeamParameters(scalars: commands), entity: entity)
+            return try f.store.create(WriteRequest(space: f.space, entity: entity, commands: set, now: f.tick(), limits: limits))
+        }
+        _ = try create("a", [("set-x", "1"), ("set-y", "2")])
+        _ = try create("b", [])
+        XCTAssertThrowsError(try create("c", [])) { error in
+            XCTAssertEqual((error as? BackbeamError)?.status, .invalidParameters)
+        }
+        XCTAssertThrowsError(try create("a", [("set-z", "3")]))
+        XCTAssertNoThrow(try create("a", [("set-x", "4")]), "known fields stay writable")
+        XCTAssertEqual(try f.query("a").count, 2, "the refused requests stored nothing")
+        XCTAssertNil(try f.store.catalogue(space: f.space).entities["c"])
+    }
+}
