@@ -131,25 +131,28 @@ enum AdminEnvironmentRoutes {
 }
 
 /// The effective field catalogue (§4.3) as the admin API shows it:
-/// `{"entities":{"place":{"name":{"type":"t"},"author":{"type":"r","many":false,"to":"user"}}}}`.
+/// `{"entities":{"place":{"name":{"type":"t","indexed":true},"author":{"type":"r","many":false,"to":"user"}}}}`.
 enum CatalogueJSON {
     static func render(_ catalogue: FieldCatalogue, schema: ProjectSchema?) -> JSONObject {
         var entities = JSONObject()
         let names = Set(catalogue.entities.keys).union(schema?.entities.keys.map { $0 } ?? [])
         for entity in names.sorted() {
             var fields = JSONObject()
-            var all: [String: (FieldType?, Bool, String?)] = [:]
-            for (name, info) in catalogue.entities[entity] ?? [:] { all[name] = (info.type, info.many, info.target) }
+            var all: [String: (type: FieldType?, many: Bool, to: String?, indexed: Bool)] = [:]
+            for (name, info) in catalogue.entities[entity] ?? [:] {
+                all[name] = (info.type, info.many, info.target, info.indexed)
+            }
             for (name, declared) in schema?.entities[entity]?.fields ?? [:] {
-                all[name] = (declared.type, declared.many, declared.target)
+                all[name] = (declared.type, declared.many, declared.target, all[name]?.indexed ?? false)
             }
             for (name, entry) in all.sorted(by: { $0.key < $1.key }) {
                 var field = JSONObject()
-                field["type"] = entry.0.map { .string($0.rawValue) } ?? .null
-                if entry.0 == .reference {
-                    field["many"] = .bool(entry.1)
-                    if let to = entry.2 { field["to"] = .string(to) }
+                field["type"] = entry.type.map { .string($0.rawValue) } ?? .null
+                if entry.type == .reference {
+                    field["many"] = .bool(entry.many)
+                    if let to = entry.to { field["to"] = .string(to) }
                 }
+                if entry.indexed { field["indexed"] = .bool(true) }
                 fields[name] = .object(field)
             }
             entities[entity] = .object(fields)

@@ -63,13 +63,9 @@ struct QueryRunner {
         orderTerms.append("o.created_at, o.id")
         plan.order = " ORDER BY " + orderTerms.joined(separator: ", ")
 
-        // With an equality on an indexed field, the unary `+` keeps SQLite from answering through the
-        // (space, entity) index instead: the declared index is the selective one, but without fresh
-        // statistics (a table that grew since the last ANALYZE) the planner may not know it.
-        let demote = try hasIndexedEquality() ? "+" : ""
-        plan.filter.sql(" WHERE \(demote)o.space = ")
+        plan.filter.sql(" WHERE o.space = ")
         plan.filter.bind(.integer(request.space.value))
-        plan.filter.sql(" AND \(demote)o.entity = ")
+        plan.filter.sql(" AND o.entity = ")
         plan.filter.bind(.text(request.entity))
         if case .bounding(_, let swLat, let swLon, let neLat, let neLon)? = request.geo, geoField != nil {
             plan.filter.sql(" AND g.lat >= ")
@@ -88,26 +84,6 @@ struct QueryRunner {
             try compiler.condition(condition, entity: request.entity, alias: "o", into: &plan.filter)
         }
         return plan
-    }
-
-    /// True when the top-level `and` chain of the condition holds `field = ?` on a field with a declared index.
-    private func hasIndexedEquality() throws -> Bool {
-        var pending: [BQLCondition] = query.condition.map { [$0] } ?? []
-        while let next = pending.popLast() {
-            switch next {
-            case .and(let a, let b):
-                pending.append(a)
-                pending.append(b)
-            case .constraint(let c) where c.op == .equal:
-                if case .field(let info, .scalar) = try compiler.resolve(c.lhs, entity: request.entity, offset: c.offset),
-                   info.indexed {
-                    return true
-                }
-            default:
-                break
-            }
-        }
-        return false
     }
 
     /// The location field of a near/bounding query: nil when never written (nothing matches); not a

@@ -8,13 +8,16 @@ import Storage
 enum IndexSQL {
     static func name(fieldID: Int64) -> String { "bb_ix_\(fieldID)" }
 
-    /// `CREATE INDEX bb_ix_12 ON bb_objects(json_extract(data, '$.f12'), created_at, id) WHERE ... IS NOT NULL`:
-    /// the value then created_at and id, so an equality lists matches already in the default order (a page
-    /// stops after `limit` rows); partial, so objects without the field cost nothing. Any comparison on the
-    /// expression implies IS NOT NULL, which lets SQLite use the partial index.
+    /// `CREATE INDEX bb_ix_12 ON bb_objects(json_extract(data, '$.f12'), space, entity, created_at, id) WHERE
+    /// ... IS NOT NULL`: the value, then created_at and id, so an equality lists its matches already in the
+    /// default order and a page stops after `limit` rows. space and entity are the same for every row that
+    /// has the field (field ids are per environment and entity), so they do not disturb that order, and
+    /// they make the index covering for `count(*)`. Partial, so objects without the field cost nothing; any
+    /// comparison on the expression implies IS NOT NULL, which lets SQLite use the partial index.
     static func create(fieldID: Int64) -> String {
         let expression = "json_extract(data, '$.f\(fieldID)')"
-        return "CREATE INDEX IF NOT EXISTS \(name(fieldID: fieldID)) ON bb_objects(\(expression), created_at, id) WHERE \(expression) IS NOT NULL"
+        return "CREATE INDEX IF NOT EXISTS \(name(fieldID: fieldID)) ON bb_objects(\(expression), space, entity, created_at, id)"
+            + " WHERE \(expression) IS NOT NULL"
     }
 
     static func drop(fieldID: Int64) -> String { "DROP INDEX IF EXISTS \(name(fieldID: fieldID))" }
@@ -43,7 +46,7 @@ extension SQLiteBackbeamStore {
             try db.execute(IndexSQL.create(fieldID: id))
             return (true, changed)
         }
-        // The catalogue marks indexed fields (the compiler prefers their index), so it changed either way.
+        // The catalogue marks indexed fields (the admin schema shows them), so it changed either way.
         if catalogueChanged || created { self.catalogueChanged() }
         if created { try? storage.refreshStatistics() }
         return created
