@@ -16,7 +16,6 @@ final class BackbeamDispatcher: Sendable {
     let endpoints: EndpointTable
     let decoder: ParameterDecoder
     let verifier: SignatureVerifier
-    let nonces: NonceReplayCaches
     let logger: Logger
     let tempDirectory: String
     /// Milliseconds since the epoch.
@@ -31,7 +30,6 @@ final class BackbeamDispatcher: Sendable {
         self.decoder = ParameterDecoder(limits: ParameterLimits(maxParameters: config.maxParameters,
                                                                 maxValueBytes: config.maxValueBytes))
         self.verifier = SignatureVerifier(policy: SignaturePolicy(windowSeconds: config.signatureWindowSeconds))
-        self.nonces = NonceReplayCaches(capacityPerEnvironment: config.nonceCacheCapacity)
         self.logger = logger
         self.tempDirectory = tempDirectory
         self.clock = clock
@@ -81,7 +79,7 @@ final class BackbeamDispatcher: Sendable {
     private func dispatch(_ request: HTTPRequest, _ decoded: DecodedParameters, fileParts: [MultipartPart]) throws -> BackbeamReply {
         let target = APITarget.resolve(request, config: config)
         guard let name = target.project, let env = target.env, let project = try projects.project(named: name),
-              let space = project.spaces[env] else {
+              let space = project.spaces[env], let nonces = project.nonces[env] else {
             throw BackbeamError(.projectNotFound)
         }
         let handler: EndpointHandler, options: EndpointOptions, pathParameters: [String: String]
@@ -96,7 +94,7 @@ final class BackbeamDispatcher: Sendable {
             let verified = try verifier.verify(parameters: decoded.parameters, method: decoded.effectiveMethod,
                                                rawPath: target.rawPath, now: now,
                                                secretForKey: { project.secret(for: $0, env: env) },
-                                               nonces: nonces.cache(project: project.name, env: env.rawValue))
+                                               nonces: nonces)
             if let auth = verified.auth {
                 let minCreatedAt = config.sessionMaxAgeDays > 0 ? now - Int64(config.sessionMaxAgeDays) * 86_400_000 : nil
                 authUser = try store.sessionUser(space: space, tokenHash: TokenHasher.hash(auth), minCreatedAt: minCreatedAt)

@@ -46,7 +46,8 @@ public final class BackbeamService: Sendable {
             }
             declared[name] = Project(name: name, source: .config, keys: project.keys, schema: project.schema, spaces: spaces)
         }
-        let projects = ProjectDirectory(declared: declared, store: store)
+        let projects = ProjectDirectory(declared: declared, store: store,
+                                        nonces: NonceReplayCaches(capacityPerEnvironment: config.nonceCacheCapacity))
         for name in try projects.all().map(\.name) where declared[name] != nil {
             if try store.createdProject(named: name) != nil {
                 logger.warning("backbeam project declared in the configuration and created in the database; the configuration wins",

@@ -21,6 +21,9 @@ public struct Project: Sendable {
     public var schema: ProjectSchema?
     /// The data namespace of each environment.
     public var spaces: [BackbeamEnvironment: SpaceID]
+    /// The nonce replay cache of each environment (§3.4 step 8), looked up once here rather than in a
+    /// shared registry on every request.
+    public var nonces: [BackbeamEnvironment: NonceReplayCache] = [:]
 
     /// The secret of `key` in `env`, nil for any other key (a `dev` key on `pro` included).
     public func secret(for key: String, env: BackbeamEnvironment) -> String? {
@@ -35,11 +38,24 @@ public final class ProjectDirectory: Sendable {
     private let declared: [String: Project]
     private let store: any BackbeamStore
     private let created = Mutex<[String: Project]>([:])
+    private let nonces: NonceReplayCaches
 
-    /// The directory over the declared projects (whose spaces must exist) and the store.
-    init(declared: [String: Project], store: any BackbeamStore) {
-        self.declared = declared
+    /// The directory over the declared projects (whose spaces must exist) and the store; every project's
+    /// environments get their replay caches from `nonces`, which outlive a reload of the project.
+    init(declared: [String: Project], store: any BackbeamStore, nonces: NonceReplayCaches) {
+        self.nonces = nonces
+        self.declared = declared.mapValues { project in
+            var project = project
+            project.nonces = ProjectDirectory.caches(project.name, nonces)
+            return project
+        }
         self.store = store
+    }
+
+    private static func caches(_ name: String, _ nonces: NonceReplayCaches) -> [BackbeamEnvironment: NonceReplayCache] {
+        var out: [BackbeamEnvironment: NonceReplayCache] = [:]
+        for env in BackbeamEnvironment.allCases { out[env] = nonces.cache(project: name, env: env.rawValue) }
+        return out
     }
 
     /// The project `name`, or nil when it exists nowhere. A name in both sources is the declared project.
@@ -51,7 +67,8 @@ public final class ProjectDirectory: Sendable {
         for env in BackbeamEnvironment.allCases {
             spaces[env] = try store.space(project: name, env: env, create: true)
         }
-        let project = Project(name: name, source: .created, keys: stored.keys, schema: nil, spaces: spaces)
+        let project = Project(name: name, source: .created, keys: stored.keys, schema: nil, spaces: spaces,
+                              nonces: Self.caches(name, nonces))
         created.withLock { $0[name] = project }
         return project
     }
