@@ -93,7 +93,7 @@ final class BackbeamDispatcher: Sendable {
         if options.signed {
             let verified = try verifier.verify(parameters: decoded.parameters, method: decoded.effectiveMethod,
                                                rawPath: target.rawPath, now: now,
-                                               secretForKey: { project.secret(for: $0, env: env) },
+                                               signingSecretForKey: { project.signingSecret(for: $0, env: env) },
                                                nonces: nonces)
             if let auth = verified.auth {
                 let minCreatedAt = config.sessionMaxAgeDays > 0 ? now - Int64(config.sessionMaxAgeDays) * 86_400_000 : nil

@@ -28,7 +28,8 @@ public final class EndpointTable: @unchecked Sendable {
     }
 
     enum Segment: Equatable {
-        case literal(String)
+        /// A literal segment, kept as bytes for comparison.
+        case literal([UInt8])
         case parameter(String)
     }
 
@@ -51,7 +52,7 @@ public final class EndpointTable: @unchecked Sendable {
     public func on(_ method: String, _ pattern: String, _ options: EndpointOptions = EndpointOptions(),
                    _ handler: @escaping EndpointHandler) {
         let segments: [Segment] = pattern.split(separator: "/", omittingEmptySubsequences: true).map {
-            $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(String($0))
+            $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(Array($0.utf8))
         }
         if let i = entries.firstIndex(where: { $0.pattern == segments }) {
             entries[i].handlers.append((method, options, handler))
@@ -61,37 +62,56 @@ public final class EndpointTable: @unchecked Sendable {
     }
 
     /// Matches `method` on the raw (still percent-encoded) `rawPath`, starting with `/`. Segments are
-    /// split before decoding, so an encoded `%2F` stays inside its segment.
+    /// split before decoding, so an encoded `%2F` stays inside its segment. Compared on the path's bytes:
+    /// strings are made only for the parameters of the route that matches.
     public func match(method: String, rawPath: String) -> Match {
-        var segments: [String] = []
-        for raw in rawPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst() {
-            let text = Substring(String(decoding: raw, as: UTF8.self))
-            guard let decoded = text.utf8.contains(UInt8(ascii: "%")) ? PercentDecoding.decodePath(text) : String(text) else {
-                return .notFound
-            }
-            segments.append(decoded)
-        }
-        var allowed: [String] = []
-        for entry in entries where entry.pattern.count == segments.count {
-            var parameters: [String: String] = [:]
-            var matches = true
-            for (pattern, segment) in zip(entry.pattern, segments) {
-                switch pattern {
-                case .literal(let text):
-                    if !text.utf8.elementsEqual(segment.utf8) { matches = false }
-                case .parameter(let name):
-                    parameters[name] = segment
+        var path = rawPath
+        return path.withUTF8 { bytes -> Match in
+            // Segment ranges after the leading "/"; a trailing "/" gives an empty last segment.
+            var ranges: [Range<Int>] = []
+            var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+            var i = start
+            while i <= bytes.count {
+                if i == bytes.count || bytes[i] == UInt8(ascii: "/") {
+                    ranges.append(start..<i)
+                    start = i + 1
                 }
-                if !matches { break }
+                i += 1
             }
-            guard matches else { continue }
-            if let found = entry.handlers.first(where: { $0.method == method || (method == "HEAD" && $0.method == "GET") }) {
-                return .route(found.handler, found.options, parameters)
+            func segment(_ r: Range<Int>) -> String? {
+                let raw = UnsafeBufferPointer(rebasing: bytes[r])
+                let text = String(decoding: raw, as: UTF8.self)
+                return raw.contains(UInt8(ascii: "%")) ? PercentDecoding.decodePath(Substring(text)) : text
             }
-            for handler in entry.handlers where !allowed.contains(handler.method) { allowed.append(handler.method) }
+            func literalMatches(_ literal: [UInt8], _ r: Range<Int>) -> Bool {
+                let raw = UnsafeBufferPointer(rebasing: bytes[r])
+                if raw.contains(UInt8(ascii: "%")) { return segment(r).map { Array($0.utf8) == literal } ?? false }
+                return raw.elementsEqual(literal)
+            }
+            var allowed: [String] = []
+            for entry in entries where entry.pattern.count == ranges.count {
+                var matches = true
+                for (pattern, range) in zip(entry.pattern, ranges) {
+                    if case .literal(let literal) = pattern, !literalMatches(literal, range) {
+                        matches = false
+                        break
+                    }
+                }
+                guard matches else { continue }
+                if let found = entry.handlers.first(where: { $0.method == method || (method == "HEAD" && $0.method == "GET") }) {
+                    var parameters: [String: String] = [:]
+                    for (pattern, range) in zip(entry.pattern, ranges) {
+                        guard case .parameter(let name) = pattern else { continue }
+                        guard let value = segment(range) else { return .notFound }
+                        parameters[name] = value
+                    }
+                    return .route(found.handler, found.options, parameters)
+                }
+                for handler in entry.handlers where !allowed.contains(handler.method) { allowed.append(handler.method) }
+            }
+            guard !allowed.isEmpty else { return .notFound }
+            if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
+            return .methodNotAllowed(allowed)
         }
-        guard !allowed.isEmpty else { return .notFound }
-        if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
-        return .methodNotAllowed(allowed)
     }
 }

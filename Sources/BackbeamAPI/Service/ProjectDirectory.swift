@@ -16,7 +16,11 @@ public struct Project: Sendable {
     /// Configuration or database.
     public var source: Source
     /// Key pairs per environment.
-    public var keys: [BackbeamEnvironment: [KeyPair]]
+    public var keys: [BackbeamEnvironment: [KeyPair]] {
+        didSet { signing = Self.prepare(keys) }
+    }
+    /// The secrets of `keys`, prepared for signing.
+    private var signing: [BackbeamEnvironment: [(key: String, secret: SigningSecret)]]
     /// The schema (declared projects only).
     public var schema: ProjectSchema?
     /// The data namespace of each environment.
@@ -25,9 +29,30 @@ public struct Project: Sendable {
     /// shared registry on every request.
     public var nonces: [BackbeamEnvironment: NonceReplayCache] = [:]
 
+    /// A project.
+    public init(name: String, source: Source, keys: [BackbeamEnvironment: [KeyPair]], schema: ProjectSchema?,
+                spaces: [BackbeamEnvironment: SpaceID], nonces: [BackbeamEnvironment: NonceReplayCache] = [:]) {
+        self.name = name
+        self.source = source
+        self.keys = keys
+        self.signing = Self.prepare(keys)
+        self.schema = schema
+        self.spaces = spaces
+        self.nonces = nonces
+    }
+
+    private static func prepare(_ keys: [BackbeamEnvironment: [KeyPair]]) -> [BackbeamEnvironment: [(key: String, secret: SigningSecret)]] {
+        keys.mapValues { pairs in pairs.map { ($0.key, SigningSecret($0.secret)) } }
+    }
+
     /// The secret of `key` in `env`, nil for any other key (a `dev` key on `pro` included).
     public func secret(for key: String, env: BackbeamEnvironment) -> String? {
         keys[env]?.first { $0.key.utf8.elementsEqual(key.utf8) }?.secret
+    }
+
+    /// The prepared secret of `key` in `env`, nil for any other key.
+    public func signingSecret(for key: String, env: BackbeamEnvironment) -> SigningSecret? {
+        signing[env]?.first { $0.key.utf8.elementsEqual(key.utf8) }?.secret
     }
 }
 
