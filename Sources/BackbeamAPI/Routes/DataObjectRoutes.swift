@@ -23,7 +23,7 @@ enum DataObjectRoutes {
                                                     schema: call.project.schema, maxJoinWindow: service.config.maxLimit) else {
                 throw BackbeamError(.objectNotFound)
             }
-            return BackbeamReply(body: PageBodies.object(id: id, objects: page.objects))
+            return BackbeamReply(body: PageBodies.object(id: id, objects: page.objects, rendered: page.renderedObjects))
         }
         table.on("PUT", "/data/:entity/:id") { call in
             let p = DataParameters(service: service, call: call)
@@ -39,7 +39,7 @@ enum DataObjectRoutes {
                                                         schema: call.project.schema, maxJoinWindow: 0) else {
                     throw BackbeamError(.objectNotFound)
                 }
-                return BackbeamReply(body: PageBodies.object(id: id, objects: page.objects))
+                return BackbeamReply(body: PageBodies.object(id: id, objects: page.objects, rendered: page.renderedObjects))
             }
             guard let record = try service.store.update(WriteRequest(space: call.space, entity: entity, id: id,
                                                                      commands: commands, schema: call.project.schema,

@@ -14,18 +14,29 @@ struct JoinRunner {
     let schema: ProjectSchema?
     let maxWindow: Int
 
-    mutating func run(_ joins: [BQLJoin], entity: String, on mains: [ObjectRecord], into builder: inout PageBuilder) throws {
-        for join in joins {
+    /// Applies `joins` to `mains`. `preloaded` holds, by position in `joins`, the targets of to-one joins
+    /// that the page statement already read (owner key, target).
+    mutating func run(_ joins: [BQLJoin], entity: String, on mains: [ObjectRecord], into builder: inout PageBuilder,
+                      preloaded: [Int: [(owner: Int64, record: ObjectRecord)]] = [:]) throws {
+        for (position, join) in joins.enumerated() {
             switch try compiler.resolve(.field(join.field), entity: entity, offset: join.offset) {
             case .unknown:
                 // Never written: an empty relationship (§6.3).
-                for main in mains { builder.joinToMany(id: main.id, JoinedToMany(field: join.field, result: [], count: 0)) }
+                for main in mains { builder.joinToMany(seq: main.seq, JoinedToMany(field: join.field, result: [], count: 0)) }
             case .field(let info, .toOne):
-                try joinToOne(join, info: info, on: mains, into: &builder)
+                if let targets = preloaded[position] {
+                    for target in targets {
+                        builder.add(target.record)
+                        builder.joinToOne(seq: target.owner, field: join.field)
+                    }
+                    try fetch(join, on: targets.map(\.record), into: &builder)
+                } else {
+                    try joinToOne(join, info: info, on: mains, into: &builder)
+                }
             case .field(let info, .toMany):
                 try joinToMany(join, info: info, on: mains, into: &builder)
             case .field(_, .unknown):
-                for main in mains { builder.joinToMany(id: main.id, JoinedToMany(field: join.field, result: [], count: 0)) }
+                for main in mains { builder.joinToMany(seq: main.seq, JoinedToMany(field: join.field, result: [], count: 0)) }
             default:
                 throw BQLError(.type, "'\(join.field)' is not a relationship", at: join.offset)
             }
@@ -34,8 +45,7 @@ struct JoinRunner {
 
     private func joinToOne(_ join: BQLJoin, info: FieldInfo, on mains: [ObjectRecord], into builder: inout PageBuilder) throws {
         guard !mains.isEmpty else { return }
-        var targets: [(owner: String, record: ObjectRecord)] = []
-        let owners = Dictionary(mains.map { ($0.seq, $0.id) }, uniquingKeysWith: { first, _ in first })
+        var targets: [(owner: Int64, record: ObjectRecord)] = []
         var sql = SQLFragment("SELECT r.owner, " + ObjectRows.columns
             + " FROM bb_refs r JOIN bb_objects o ON o.seq = r.target WHERE r.field = ")
         sql.bind(.integer(info.id))
@@ -47,12 +57,12 @@ struct JoinRunner {
             try compiler.condition(having, entity: info.target ?? "", alias: "o", into: &sql)
         }
         try db.forEachRow(sql.text, sql.args) { row in
-            if let owner = row.int64(0).flatMap({ owners[$0] }) { targets.append((owner, ObjectRows.record(row, offset: 1))) }
+            if let owner = row.int64(0) { targets.append((owner, ObjectRows.record(row, offset: 1))) }
             return true
         }
         for target in targets {
             builder.add(target.record)
-            builder.joinToOne(id: target.owner, field: join.field)
+            builder.joinToOne(seq: target.owner, field: join.field)
         }
         try fetch(join, on: targets.map(\.record), into: &builder)
     }
@@ -95,7 +105,7 @@ struct JoinRunner {
                 var probe = SQLFragment()
                 try compiler.condition(having, entity: info.target ?? "", alias: "o", into: &probe)
             }
-            builder.joinToMany(id: main.id, JoinedToMany(field: join.field, result: result, count: Int(count)))
+            builder.joinToMany(seq: main.seq, JoinedToMany(field: join.field, result: result, count: Int(count)))
         }
         try fetch(join, on: fetched, into: &builder)
     }
@@ -105,23 +115,22 @@ struct JoinRunner {
         guard !join.fetch.isEmpty else { return }
         let byEntity = Dictionary(grouping: joined, by: \.entity)
         for (entity, records) in byEntity.sorted(by: { $0.key < $1.key }) {
-            let owners = Dictionary(records.map { ($0.seq, $0.id) }, uniquingKeysWith: { first, _ in first })
             for name in join.fetch {
                 guard case .field(let info, .toOne) = try compiler.resolve(.field(name), entity: entity, offset: join.offset) else {
                     continue
                 }
-                var found: [(owner: String, record: ObjectRecord)] = []
+                var found: [(owner: Int64, record: ObjectRecord)] = []
                 try db.forEachRow("""
                     SELECT r.owner, o.seq, o.id, o.entity, o.created_at, o.updated_at, o.vals, o.refs, o.login
                     FROM bb_refs r JOIN bb_objects o ON o.seq = r.target
                     WHERE r.field = ? AND r.owner IN (SELECT value FROM json_each(?))
                     """, [.integer(info.id), .text(Self.seqList(records.map(\.seq)))]) { row in
-                    if let owner = row.int64(0).flatMap({ owners[$0] }) { found.append((owner, ObjectRows.record(row, offset: 1))) }
+                    if let owner = row.int64(0) { found.append((owner, ObjectRows.record(row, offset: 1))) }
                     return true
                 }
                 for item in found {
                     builder.add(item.record)
-                    builder.joinToOne(id: item.owner, field: name)
+                    builder.joinToOne(seq: item.owner, field: name)
                 }
             }
         }

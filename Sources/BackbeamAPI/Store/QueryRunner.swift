@@ -27,6 +27,10 @@ struct QueryRunner {
         var distance: SQLFragment?
         /// The relevance join of a `like` query (the page needs it for its order, the count does not).
         var relevance: SQLFragment?
+        /// To-one joins read by the page statement itself: per join (by position in the query), the
+        /// LEFT JOINs of the reference and the target object (aliases r<i>, t<i>), whose columns follow the
+        /// main ones.
+        var toOne: [(position: Int, from: SQLFragment)] = []
         /// A never-written or address-only location field: nothing can match.
         var empty = false
     }
@@ -62,6 +66,20 @@ struct QueryRunner {
         }
         orderTerms.append("o.created_at, o.id")
         plan.order = " ORDER BY " + orderTerms.joined(separator: ", ")
+        for (position, join) in query.joins.enumerated() where join.window == nil {
+            guard case .field(let info, .toOne) = try compiler.resolve(.field(join.field), entity: request.entity,
+                                                                        offset: join.offset) else { continue }
+            // Reading the targets with the page costs two key lookups per row; a separate statement over the
+            // page's keys cost several times that.
+            var from = SQLFragment(" LEFT JOIN bb_refs r\(position) ON r\(position).owner = o.seq AND r\(position).field = ")
+            from.bind(.integer(info.id))
+            from.sql(" LEFT JOIN bb_objects t\(position) ON t\(position).seq = r\(position).target")
+            if let having = join.having {
+                from.sql(" AND ")
+                try compiler.condition(having, entity: info.target ?? "", alias: "t\(position)", into: &from)
+            }
+            plan.toOne.append((position, from))
+        }
 
         plan.filter.sql(" WHERE o.space = ")
         plan.filter.bind(.integer(request.space.value))
@@ -137,8 +155,12 @@ struct QueryRunner {
             sql.append(distance)
             sql.sql(" AS dist")
         }
+        for join in plan.toOne {
+            sql.sql(", " + ObjectRows.columns(alias: "t\(join.position)"))
+        }
         sql.sql(" ")
         sql.append(plan.from)
+        for join in plan.toOne { sql.append(join.from) }
         if let relevance = plan.relevance { sql.append(relevance) }
         sql.append(plan.filter)
         sql.sql(plan.order)
@@ -157,9 +179,19 @@ struct QueryRunner {
             return page
         }
         let sql = pageSQL(plan)
+        let joinColumns = plan.distance != nil ? 9 : 8
+        // Without to-many joins or fetches the page is written while its rows are read, from the bytes
+        // SQLite holds (no records, no copies); the general path below handles the rest.
+        if plan.toOne.count == query.joins.count, query.joins.allSatisfy({ $0.fetch.isEmpty }),
+           var streamed = try streamPage(sql, plan, joinColumns: joinColumns) {
+            streamed.count = try count(plan, rows: streamed.ids.count)
+            return streamed
+        }
         var builder = PageBuilder()
         var mains: [ObjectRecord] = []
         var distances: [Int] = []
+        var preloaded: [Int: [(owner: Int64, record: ObjectRecord)]] = [:]
+        for join in plan.toOne { preloaded[join.position] = [] }
         let hasDistance = plan.distance != nil
         try db.forEachRow(sql.text, sql.args) { row in
             let record = ObjectRows.record(row)
@@ -168,24 +200,78 @@ struct QueryRunner {
                 let metres = sqlDouble(row, 8)
                 distances.append(metres.isFinite ? Int(metres.rounded()) : 0)
             }
+            for (i, join) in plan.toOne.enumerated() where !row.isNull(joinColumns + 8 * i) {
+                preloaded[join.position, default: []].append((record.seq, ObjectRows.record(row, offset: joinColumns + 8 * i)))
+            }
             return true
         }
         for record in mains { builder.add(record) }
         page.ids = mains.map(\.id)
         if hasDistance { page.distances = distances }
-        if let limit = request.limit, request.offset == 0, mains.count < limit {
-            page.count = mains.count
-        } else {
-            var count = SQLFragment("SELECT count(*) ")
-            count.append(plan.from)
-            count.append(plan.filter)
-            page.count = Int(try db.queryOne(count.text, count.args)?[0].int64 ?? 0)
-        }
+        page.count = try count(plan, rows: mains.count)
         var joiner = JoinRunner(db: db, catalogue: catalogue, compiler: compiler, schema: request.schema,
                                 maxWindow: request.maxJoinWindow)
-        try joiner.run(query.joins, entity: request.entity, on: mains, into: &builder)
+        try joiner.run(query.joins, entity: request.entity, on: mains, into: &builder, preloaded: preloaded)
         page.objects = builder.objects
         return page
+    }
+
+    /// The number of matches: the page's own rows when it is the whole answer (first page, not full), else
+    /// a count over the same FROM and WHERE (without the ranking and joins, which change no row count).
+    func count(_ plan: Plan, rows: Int) throws -> Int {
+        if let limit = request.limit, request.offset == 0, rows < limit { return rows }
+        var count = SQLFragment("SELECT count(*) ")
+        count.append(plan.from)
+        count.append(plan.filter)
+        var total: Int64 = 0
+        try db.forEachRow(count.text, count.args) { row in
+            total = row.int64(0) ?? 0
+            return false
+        }
+        return Int(total)
+    }
+
+    /// The page written as response members while its rows are read: each main object with its joined
+    /// to-one fields as bare ids, then each target not written yet. Nil (the caller takes the general path)
+    /// when a main object was already written as another row's target, since it must carry its joins.
+    private func streamPage(_ sql: SQLFragment, _ plan: Plan, joinColumns: Int) throws -> ObjectPage? {
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
+        var ids: [String] = []
+        var distances: [Int] = []
+        var written = Set<Int64>()
+        var conflict = false
+        let hasDistance = plan.distance != nil
+        let fields = plan.toOne.map { query.joins[$0.position].field }
+        try db.forEachRow(sql.text, sql.args) { row in
+            guard let seq = row.int64(0), let id = row.text(1), let entity = row.text(2) else { return true }
+            guard written.insert(seq).inserted else {
+                conflict = true
+                return false
+            }
+            var joined: [String] = []
+            for (i, field) in fields.enumerated() where !row.isNull(joinColumns + 8 * i) { joined.append(field) }
+            if !out.isEmpty { out.append(UInt8(ascii: ",")) }
+            ObjectBytes.appendMember(id: id, entity: entity, createdAt: row.int64(3) ?? 0, updatedAt: row.int64(4) ?? 0,
+                                     vals: row.text(5), refs: row.text(6), login: row.text(7), joined: joined, to: &out)
+            ids.append(String(decoding: id, as: UTF8.self))
+            if hasDistance {
+                let metres = sqlDouble(row, 8)
+                distances.append(metres.isFinite ? Int(metres.rounded()) : 0)
+            }
+            for i in fields.indices {
+                let base = joinColumns + 8 * i
+                guard let target = row.int64(base), written.insert(target).inserted,
+                      let targetID = row.text(base + 1), let targetEntity = row.text(base + 2) else { continue }
+                out.append(UInt8(ascii: ","))
+                ObjectBytes.appendMember(id: targetID, entity: targetEntity, createdAt: row.int64(base + 3) ?? 0,
+                                         updatedAt: row.int64(base + 4) ?? 0, vals: row.text(base + 5),
+                                         refs: row.text(base + 6), login: row.text(base + 7), joined: [], to: &out)
+            }
+            return true
+        }
+        if conflict { return nil }
+        return ObjectPage(ids: ids, distances: hasDistance ? distances : nil, renderedObjects: out)
     }
 
     /// The internal keys of the matching objects in query order within the window (remove-by-query).

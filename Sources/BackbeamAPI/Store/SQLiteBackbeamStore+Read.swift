@@ -12,10 +12,12 @@ extension SQLiteBackbeamStore {
     public func read(space: SpaceID, entity: String, id: String, joins: BQLBoundQuery?, schema: ProjectSchema?,
                      maxJoinWindow: Int) throws -> ObjectPage? {
         guard let joins, !joins.query.joins.isEmpty else {
-            // The common case, one statement: no transaction needed for a consistent answer.
-            guard let record = try storage.readStatement({ db in try ObjectRows.load(db, space: space, id: id) }),
-                  record.entity == entity else { return nil }
-            return ObjectPage(ids: [record.id], count: 1, objects: [ResponseObject(record: record)])
+            // The common case, one statement (no transaction needed for a consistent answer), rendered
+            // while the row is read.
+            guard let rendered = try storage.readStatement({ db in
+                try ObjectRows.render(db, space: space, id: id, entity: entity)
+            }) else { return nil }
+            return ObjectPage(ids: [id], count: 1, renderedObjects: rendered)
         }
         let catalogue = try catalogue(space: space)
         return try storage.read { db -> ObjectPage? in

@@ -74,6 +74,12 @@ enum ObjectRows {
     /// The columns every object read selects, in `record(_:)`'s order.
     static let columns = "o.seq, o.id, o.entity, o.created_at, o.updated_at, o.vals, o.refs, o.login"
 
+    /// The same columns of the object aliased `alias`.
+    static func columns(alias: String) -> String {
+        ["seq", "id", "entity", "created_at", "updated_at", "vals", "refs", "login"].map { alias + "." + $0 }
+            .joined(separator: ", ")
+    }
+
     /// The object `id` of the environment, or nil.
     static func load(_ db: Database, space: SpaceID, id: String) throws -> ObjectRecord? {
         var found: ObjectRecord?
@@ -85,6 +91,28 @@ enum ObjectRows {
             return false
         }
         return found
+    }
+
+    /// The object `id` of `entity` rendered as a response member (`"<id>":{...}`), or nil when there is no
+    /// such object of that entity.
+    static func render(_ db: Database, space: SpaceID, id: String, entity: String) throws -> [UInt8]? {
+        var out: [UInt8]?
+        try db.forEachRow("""
+            SELECT o.seq, o.id, o.entity, o.created_at, o.updated_at, o.vals, o.refs, o.login
+            FROM bb_objects o WHERE o.space = ? AND o.id = ?
+            """, [.integer(space.value), .text(id)]) { row in
+            guard let idBytes = row.text(1), let entityBytes = row.text(2), entityBytes.elementsEqual(entity.utf8) else {
+                return false
+            }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(128 + (row.text(5)?.count ?? 0) + (row.text(6)?.count ?? 0))
+            ObjectBytes.appendMember(id: idBytes, entity: entityBytes, createdAt: row.int64(3) ?? 0,
+                                     updatedAt: row.int64(4) ?? 0, vals: row.text(5), refs: row.text(6),
+                                     login: row.text(7), joined: [], to: &bytes)
+            out = bytes
+            return false
+        }
+        return out
     }
 
     /// The objects with these internal keys, in no particular order.

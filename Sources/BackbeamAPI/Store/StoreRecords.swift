@@ -131,13 +131,19 @@ public struct ObjectPage: Sendable, Equatable {
     public var objects: [ResponseObject]
     /// For near queries: integer metres parallel to `ids`.
     public var distances: [Int]?
+    /// The members of `objects` already rendered while the rows were read (`"<id>":{...},...`), when the
+    /// store could (a page without to-many joins or fetches): then `objects` is empty and the response
+    /// copies these bytes.
+    public var renderedObjects: [UInt8]?
 
     /// A page.
-    public init(ids: [String] = [], count: Int = 0, objects: [ResponseObject] = [], distances: [Int]? = nil) {
+    public init(ids: [String] = [], count: Int = 0, objects: [ResponseObject] = [], distances: [Int]? = nil,
+                renderedObjects: [UInt8]? = nil) {
         self.ids = ids
         self.count = count
         self.objects = objects
         self.distances = distances
+        self.renderedObjects = renderedObjects
     }
 }
 

@@ -55,60 +55,83 @@ enum ReferenceMembers {
         out.append(contentsOf: "\"}".utf8)
     }
 
-    /// One member of a stored `refs` text.
+    /// One member of a stored `refs` text, as ranges of its bytes.
     struct Member {
-        var name: ArraySlice<UInt8>
-        var id: ArraySlice<UInt8>
+        var name: Range<Int>
+        var id: Range<Int>
         /// The whole member text.
-        var text: ArraySlice<UInt8>
+        var text: Range<Int>
     }
 
-    /// The members of a stored `refs` text. Each has the fixed shape `"<name>#r":{"id":"<id>","type":"<e>"}`
-    /// whose parts contain no quote, so the quotes delimit them.
-    static func members(_ refs: [UInt8]) -> [Member] {
-        var out: [Member] = []
-        var quotes: [Int] = []
+    /// Calls `body` with each member of a stored `refs` text. Each has the fixed shape
+    /// `"<name>#r":{"id":"<id>","type":"<e>"}` whose parts contain no quote, so the quotes delimit them.
+    static func forEachMember(_ refs: UnsafeBufferPointer<UInt8>, _ body: (Member) -> Void) {
+        var quotes = (0, 0, 0, 0, 0, 0)   // positions of quotes 0, 1, 4, 5 of the member (name and id)
+        var seen = 0
         var start = 0
         var i = 0
         while i < refs.count {
             let b = refs[i]
-            if b == UInt8(ascii: "\"") { quotes.append(i) }
-            if b == UInt8(ascii: "}") {
-                // Quotes of one member: name(0,1) id-key(2,3) id(4,5) type-key(6,7) entity(8,9).
-                if quotes.count >= 10 {
-                    let nameEnd = quotes[1] - 2   // drop "#r"
-                    out.append(Member(name: refs[(quotes[0] + 1)..<max(quotes[0] + 1, nameEnd)],
-                                      id: refs[(quotes[4] + 1)..<quotes[5]], text: refs[start...i]))
+            if b == UInt8(ascii: "\"") {
+                switch seen {
+                case 0: quotes.0 = i
+                case 1: quotes.1 = i
+                case 4: quotes.2 = i
+                case 5: quotes.3 = i
+                default: break
                 }
-                quotes.removeAll(keepingCapacity: true)
+                seen += 1
+            } else if b == UInt8(ascii: "}") {
+                // Ten quotes: name (0, 1), "id" (2, 3), id (4, 5), "type" (6, 7), entity (8, 9).
+                if seen >= 10, quotes.1 >= quotes.0 + 3 {
+                    body(Member(name: (quotes.0 + 1)..<(quotes.1 - 2), id: (quotes.2 + 1)..<quotes.3, text: start..<(i + 1)))
+                }
+                seen = 0
                 start = i + 2   // skip "},"
                 i += 1
             }
             i += 1
+        }
+    }
+
+    /// The members of a stored `refs` text (names and ids as text; for tests and diagnostics).
+    static func members(_ refs: [UInt8]) -> [(name: String, id: String)] {
+        var out: [(name: String, id: String)] = []
+        refs.withUnsafeBufferPointer { buffer in
+            forEachMember(buffer) { member in
+                out.append((String(decoding: UnsafeBufferPointer(rebasing: buffer[member.name]), as: UTF8.self),
+                            String(decoding: UnsafeBufferPointer(rebasing: buffer[member.id]), as: UTF8.self)))
+            }
         }
         return out
     }
 
     /// The stored `refs` with the members of `joined` fields written as the bare id, the others unchanged.
     static func render(_ refs: [UInt8], joined: [String], into out: inout [UInt8], first: inout Bool) {
-        guard !refs.isEmpty else { return }
+        refs.withUnsafeBufferPointer { buffer in render(buffer, joined: joined, into: &out, first: &first) }
+    }
+
+    /// `render` over bytes in place (a row's column as SQLite holds it).
+    static func render(_ buffer: UnsafeBufferPointer<UInt8>, joined: [String], into out: inout [UInt8], first: inout Bool) {
+        guard !buffer.isEmpty else { return }
         guard !joined.isEmpty else {
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            out.append(contentsOf: refs)
+            out.append(contentsOf: buffer)
             return
         }
-        for member in members(refs) {
+        forEachMember(buffer) { member in
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            if joined.contains(where: { $0.utf8.elementsEqual(member.name) }) {
+            let name = UnsafeBufferPointer(rebasing: buffer[member.name])
+            if joined.contains(where: { $0.utf8.elementsEqual(name) }) {
                 out.append(UInt8(ascii: "\""))
-                out.append(contentsOf: member.name)
+                out.append(contentsOf: name)
                 out.append(contentsOf: "#r\":\"".utf8)
-                out.append(contentsOf: member.id)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[member.id]))
                 out.append(UInt8(ascii: "\""))
             } else {
-                out.append(contentsOf: member.text)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[member.text]))
             }
         }
     }

@@ -47,8 +47,8 @@ final class ModelUnitTests: XCTestCase {
             } } }
         }
         let members = ReferenceMembers.members(refs)
-        XCTAssertEqual(members.map { String(decoding: $0.name, as: UTF8.self) }, ["author", "city-x"])
-        XCTAssertEqual(members.map { String(decoding: $0.id, as: UTF8.self) }, ["abc", "Z_9"])
+        XCTAssertEqual(members.map(\.name), ["author", "city-x"])
+        XCTAssertEqual(members.map(\.id), ["abc", "Z_9"])
         var out: [UInt8] = []
         var first = true
         ReferenceMembers.render(refs, joined: ["city-x"], into: &out, first: &first)
@@ -85,5 +85,15 @@ final class ModelUnitTests: XCTestCase {
                        .object(ResponseBodies.list(objects: expected, ids: ["o1"], count: 1)))
         XCTAssertEqual(try JSONParser.parse(PageBodies.object(id: "o1", objects: [object], auth: "a")),
                        .object(ResponseBodies.object(id: "o1", objects: expected, auth: "a")))
+    }
+}
+
+final class ObjectBytesIntTests: XCTestCase {
+    func testIntegersAsJSON() {
+        for value: Int64 in [0, 7, 10, 99, 1368520407344, -1, -42, Int64.max, Int64.min] {
+            var out: [UInt8] = []
+            ObjectBytes.appendInt(value, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), String(value))
+        }
     }
 }

@@ -149,3 +149,25 @@ final class StoreLimitTests: XCTestCase {
         XCTAssertNil(try f.store.catalogue(space: f.space).entities["c"])
     }
 }
+
+/// Pages written while their rows are read, and the fall back when a main object was already written as
+/// another row's joined target.
+final class StoreStreamingTests: XCTestCase {
+    func testMainObjectsThatAreAlsoTargetsKeepTheirJoins() throws {
+        let f = try BackbeamStoreFixture()
+        let u3 = try f.create("user", [("set-name", "c")])
+        let u2 = try f.create("user", [("set-name", "b"), ("set-friend", u3.id)])
+        let u1 = try f.create("user", [("set-name", "a"), ("set-friend", u2.id)])
+        let body = try f.listJSON("user", "where name >= ? join friend sort by name", ["a"])
+        XCTAssertEqual(body["ids"]?.serialized(), "[\"\(u1.id)\",\"\(u2.id)\",\"\(u3.id)\"]")
+        XCTAssertEqual(body["objects"]?[u1.id]?["friend#r"], .string(u2.id))
+        XCTAssertEqual(body["objects"]?[u2.id]?["friend#r"], .string(u3.id))
+        XCTAssertEqual(body["objects"]?.objectValue?.count, 3)
+        // No conflict: written as rows are read, the same shapes.
+        let streamed = try f.listJSON("user", "where name = ? join friend", ["a"])
+        XCTAssertNotNil(try f.query("user", "where name = ? join friend", ["a"]).renderedObjects)
+        XCTAssertEqual(streamed["objects"]?[u1.id]?["friend#r"], .string(u2.id))
+        XCTAssertEqual(streamed["objects"]?[u2.id]?["friend#r"]?["id"], .string(u3.id), "a target is written unjoined")
+        XCTAssertNil(try f.query("user", "join first 2 friend").renderedObjects, "to-many style joins take the general path")
+    }
+}
