@@ -2,7 +2,7 @@ import Core
 import Storage
 import Synchronization
 
-/// The Backbeam store on the daemon's SQLite database (tables `bb_*`, Migrations/0004_backbeam.sql).
+/// The Backbeam store on the daemon's SQLite database (tables `bb_*`, Migrations/0005_backbeam.sql).
 ///
 /// Writes run as jobs on Storage's single writer (group commit): one request is one job, so one
 /// transaction, answered only once it is durable. Reads run on the reader pool; a query and its joins read
