@@ -59,13 +59,14 @@ let package = Package(
         .target(name: "DatastoreAPI",
                 dependencies: ["Core", "HTTP", "Storage", "Auth", "ChangeFeed", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
-        // Backbeam: for now only the storage- and HTTP-independent core (signature, BQL, wire forms).
-        .target(name: "BackbeamAPI", dependencies: ["Core"], swiftSettings: strict),
+        .target(name: "BackbeamAPI",
+                dependencies: ["Core", "HTTP", "Storage", "Auth", "QueryKit", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
         .target(name: "CouchAPI",
                 dependencies: ["Core", "HTTP", "Storage", "Auth", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .target(name: "App",
-                dependencies: ["Core", "HTTP", "Storage", "Auth", "ParseAPI", "DatastoreAPI", "CouchAPI",
+                dependencies: ["Core", "HTTP", "Storage", "Auth", "ParseAPI", "DatastoreAPI", "CouchAPI", "BackbeamAPI",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "quartet",
@@ -84,13 +85,13 @@ let package = Package(
         .testTarget(name: "ChangeFeedTests", dependencies: ["ChangeFeed", "HTTP", "Storage"], swiftSettings: strict),
         .testTarget(name: "ParseAPITests", dependencies: ["ParseAPI", "Core"], swiftSettings: strict),
         .testTarget(name: "DatastoreAPITests", dependencies: ["DatastoreAPI", "Core", "Auth"], swiftSettings: strict),
-        .testTarget(name: "BackbeamAPITests", dependencies: ["BackbeamAPI", "Core"], swiftSettings: strict),
+        .testTarget(name: "BackbeamAPITests", dependencies: ["BackbeamAPI", "Core", "Storage"], swiftSettings: strict),
         .testTarget(name: "CouchAPITests", dependencies: ["CouchAPI", "Core", "HTTP", "Storage", "Auth"],
                     swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Core"], swiftSettings: strict),
         // Reads Sources/ and checks the module layers and the SQL-placement rule of docs/architecture.md.
         .testTarget(name: "ArchitectureTests", swiftSettings: strict),
         // Black-box tests: they start the built `quartet` binary and talk to it over sockets.
-        .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core"], swiftSettings: strict),
+        .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core", "Storage"], swiftSettings: strict),
     ]
 )

@@ -7,6 +7,7 @@ import Storage
 import ParseAPI
 import DatastoreAPI
 import CouchAPI
+import BackbeamAPI
 
 /// The running daemon: storage, the APIs, the router and the HTTP server, wired together.
 public final class Daemon: @unchecked Sendable {
@@ -74,7 +75,8 @@ public final class Daemon: @unchecked Sendable {
         AdminRoutes.register(on: adminGroup, admin: admin, config: config)
 
         // The APIs, each under its own mount: Parse at parse.mountPath (/parse), Datastore at
-        // /1/datastores and /r5/datastores (+ /_quartet/admin/datastore).
+        // /1/datastores and /r5/datastores (+ /_quartet/admin/datastore), Backbeam at /data, /user, /push
+        // and /backbeam/<project>/<env> (+ /_quartet/admin/backbeam).
         let parse = try ParseService(config: config.section("parse"), storage: opened.storage, blobs: opened.blobs,
                                      logger: logger, metrics: metrics)
         let lifecycle = self.lifecycle
@@ -95,6 +97,9 @@ public final class Daemon: @unchecked Sendable {
                                      admin: admin, logger: logger)
         couch.mount(on: router)
         self.couch = couch
+        let backbeam = try BackbeamService(config: config.section("backbeam"), storage: opened.storage, logger: logger,
+                                           serverAdmin: admin, tempDirectory: config.tempDirectory)
+        backbeam.mount(on: router)
         return router
     }
 

@@ -78,6 +78,8 @@ final class CompiledGroup: Sendable {
     let hasMiddleware: Bool
     /// Whether requests get a decoded `path` (see `Router.group`).
     let decodesPath: Bool
+    /// Whether the access log shows the query string of this group's requests.
+    let logsQuery: Bool
     let root: RouteNode
     /// Routes made only of literal segments, by their path without the leading "/" (segments joined by
     /// "/"): the common case is then one dictionary lookup instead of a tree walk.
@@ -96,6 +98,7 @@ final class CompiledGroup: Sendable {
         middleware = spec.middleware
         hasMiddleware = !spec.middleware.isEmpty
         decodesPath = spec.decodesPath
+        logsQuery = spec.logsQuery
         let root = RouteNode()
         var staticRoutes: [String: [CompiledRoute]] = [:]
         for route in spec.routes {

@@ -16,6 +16,7 @@ public final class Router: Sendable {
         var errorRenderer: ErrorRenderer?
         var middleware: [Middleware] = []
         var decodesPath = true
+        var logsQuery = true
         var routes: [RouteSpec] = []
     }
 
@@ -52,15 +53,16 @@ public final class Router: Sendable {
     /// the group (see `Middleware`). `decodesPath` false hands the group's handlers the path undecoded
     /// (`request.path` is `request.rawPath`): an API whose paths carry escaped bytes the server's decoder
     /// refuses (`%00`, invalid UTF-8) decodes segment by segment and answers in its own format (Couch:
-    /// `illegal_docid`).
+    /// `illegal_docid`). `logsQuery: false` keeps the query string of the group's requests out of the access
+    /// log (for APIs whose clients put credentials in it).
     public func group(_ prefix: String, host: String? = nil, limits: Limits? = nil, cors: CORSPolicy? = nil,
                       errorRenderer: ErrorRenderer? = nil, middleware: [Middleware] = [],
-                      decodesPath: Bool = true) -> RouteGroup {
+                      decodesPath: Bool = true, logsQuery: Bool = true) -> RouteGroup {
         let normalized = Router.normalizePrefix(prefix)
         let index = state.withLock { state -> Int in
             state.groups.append(GroupSpec(prefix: normalized, host: host, limits: limits, cors: cors,
                                           errorRenderer: errorRenderer, middleware: middleware,
-                                          decodesPath: decodesPath))
+                                          decodesPath: decodesPath, logsQuery: logsQuery))
             state.compiled = nil
             return state.groups.count - 1
         }

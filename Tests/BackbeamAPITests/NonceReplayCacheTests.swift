@@ -13,7 +13,8 @@ final class NonceReplayCacheTests: XCTestCase {
     }
 
     func testExpiredEntriesArePurged() {
-        let cache = NonceReplayCache()
+        // One shard (a capacity below 64 x 1024): a record purges the whole cache, which `count` shows.
+        let cache = NonceReplayCache(capacity: 10_000)
         for i in 0..<1_000 {
             XCTAssertEqual(cache.record(nonce: "a\(i)", expiresAt: 1_000 + Int64(i), now: 0), .accepted)
         }
@@ -47,7 +48,7 @@ final class NonceReplayCacheTests: XCTestCase {
     }
 
     func testNegativeTimesUseFloorSeconds() {
-        let cache = NonceReplayCache()
+        let cache = NonceReplayCache(capacity: 10_000)
         XCTAssertEqual(cache.record(nonce: "n", expiresAt: -1, now: -2), .accepted)
         XCTAssertEqual(cache.record(nonce: "n", expiresAt: -1, now: -1), .replayed)
         XCTAssertEqual(cache.record(nonce: "m", expiresAt: 10, now: 0), .accepted)
@@ -72,6 +73,27 @@ final class NonceReplayCacheTests: XCTestCase {
         XCTAssertEqual(dev.capacity, 5)
         XCTAssertEqual(dev.record(nonce: "n", expiresAt: 10, now: 0), .accepted)
         XCTAssertEqual(caches.cache(project: "demo", env: "pro").record(nonce: "n", expiresAt: 10, now: 0), .accepted)
+    }
+}
+
+/// A cache large enough to be sharded keeps the same contract.
+final class ShardedNonceReplayCacheTests: XCTestCase {
+    func testShardedCacheAcceptsOnceAndBoundsItsSize() {
+        let cache = NonceReplayCache(capacity: 64 * 1024)
+        for i in 0..<20_000 {
+            XCTAssertEqual(cache.record(nonce: "n\(i)", expiresAt: 100_000, now: 1_000), .accepted)
+        }
+        XCTAssertEqual(cache.count, 20_000)
+        for i in stride(from: 0, to: 20_000, by: 997) {
+            XCTAssertEqual(cache.record(nonce: "n\(i)", expiresAt: 100_000, now: 2_000), .replayed)
+        }
+        // Filling far past the capacity: every shard refuses at its share, so the whole never exceeds it.
+        var full = 0
+        for i in 0..<80_000 where cache.record(nonce: "m\(i)", expiresAt: 100_000, now: 3_000) == .full { full += 1 }
+        XCTAssertGreaterThan(full, 0)
+        XCTAssertLessThanOrEqual(cache.count, 64 * 1024)
+        // Once those requests' times have left the window, room is made again.
+        XCTAssertEqual(cache.record(nonce: "late", expiresAt: 500_000, now: 200_000), .accepted)
     }
 }
 

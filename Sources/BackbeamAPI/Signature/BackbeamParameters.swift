@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The decoded parameters of one request: an ordered multimap from names to their values.
 ///
 /// Each name appears once, in the order it first arrived, holding one or more values in their final
@@ -103,7 +107,21 @@ public struct BackbeamParameters: Sendable, Equatable {
 
     private func position(of name: String) -> Int? {
         if let index { return index[NameKey(name)] }
-        return entries.firstIndex { $0.name.utf8.elementsEqual(name.utf8) }
+        return entries.firstIndex { Self.sameBytes($0.name, name) }
+    }
+
+    /// True when `a` and `b` have the same UTF-8 bytes: lengths first, then one `memcmp` over contiguous
+    /// storage (native strings always have it), which is far cheaper than the generic element-wise walk
+    /// that every lookup of every request would otherwise pay for each name it passes.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let fast = a.utf8.withContiguousStorageIfAvailable { pa in
+            b.utf8.withContiguousStorageIfAvailable { pb -> Bool in
+                guard let x = pa.baseAddress, let y = pb.baseAddress else { return pa.count == pb.count }
+                return memcmp(x, y, pa.count) == 0
+            }
+        } ?? nil
+        return fast ?? a.utf8.elementsEqual(b.utf8)
     }
 
     private mutating func rebuildIndex() {

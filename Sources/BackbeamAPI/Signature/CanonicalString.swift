@@ -24,7 +24,10 @@ public enum CanonicalString {
         for entry in parameters.entries {
             let name = entry.name
             if isSkipped(name) { continue }
-            if name.utf8.elementsEqual("method".utf8) || name.utf8.elementsEqual("path".utf8) { continue }
+            let length = name.utf8.count
+            if (length == 6 && name.utf8.elementsEqual("method".utf8)) || (length == 4 && name.utf8.elementsEqual("path".utf8)) {
+                continue
+            }
             tokens.append((name, entry.values))
         }
         tokens.append(("method", [method]))
@@ -63,8 +66,13 @@ public enum CanonicalString {
     }
 
     /// Byte-exact membership in `skippedNames` (the Set lookup alone would also match canonically
-    /// equivalent spellings, which the clients treat as different names).
+    /// equivalent spellings, which the clients treat as different names). Only names of a skipped name's
+    /// length are compared: every parameter of every signed request passes here.
     private static func isSkipped(_ name: String) -> Bool {
-        skippedNames.contains { $0.utf8.elementsEqual(name.utf8) }
+        switch name.utf8.count {
+        case 0: return true
+        case 1, 7, 8, 9: return skippedNames.contains { $0.utf8.elementsEqual(name.utf8) }
+        default: return false
+        }
     }
 }

@@ -26,7 +26,21 @@ public final class NonceReplayCache: Sendable {
     /// need a larger capacity, or they end in 503s.
     public let capacity: Int
 
-    private let state: Mutex<State>
+    /// The entries, split by digest over independent shards. Every signed request of an environment
+    /// records its nonce here, from up to `server.workerThreads` threads at once: one lock made them queue
+    /// (and wait out every rehash of one big table); with shards two requests meet only when their digests
+    /// fall in the same shard, and a rehash moves one shard's entries.
+    private let shards: [Shard]
+
+    /// One shard: its own lock, table, buckets and share of the capacity.
+    private final class Shard: Sendable {
+        let capacity: Int
+        let state = Mutex(State())
+
+        init(capacity: Int) {
+            self.capacity = capacity
+        }
+    }
 
     private struct State {
         /// Nonce digest -> expiry (ms).
@@ -37,20 +51,32 @@ public final class NonceReplayCache: Sendable {
         var purgedSecond = Int64.min
     }
 
+    /// Shards of a large cache. A small capacity keeps one shard, so that its bound is exact (a share of
+    /// a few entries per shard would refuse long before the whole is full).
+    static let shardCount = 64
+    /// Capacities below this many entries per shard use a single shard.
+    static let minimumShardCapacity = 1024
+
     /// An empty cache holding at most `capacity` live nonces.
     public init(capacity: Int = 2_000_000) {
-        self.capacity = max(1, capacity)
-        self.state = Mutex(State())
+        let total = max(1, capacity)
+        self.capacity = total
+        let count = total >= Self.shardCount * Self.minimumShardCapacity ? Self.shardCount : 1
+        // Shares rounded down: the shards together never hold more than `capacity`.
+        shards = (0..<count).map { _ in Shard(capacity: max(1, total / count)) }
     }
 
     /// Number of entries held (live, or expired and not yet purged).
-    public var count: Int { state.withLock { $0.expiries.count } }
+    public var count: Int { shards.reduce(0) { total, shard in total + shard.state.withLock { $0.expiries.count } } }
 
     /// Remembers `nonce` until `expiresAt` (ms) unless it is already live at `now` (ms). Check and insert
-    /// are one step under the lock, so of two identical concurrent requests exactly one is accepted.
+    /// are one step under the shard's lock, so of two identical concurrent requests exactly one is accepted.
     public func record(nonce: String, expiresAt: Int64, now: Int64) -> Outcome {
         let digest = NonceDigest(nonce)
-        return state.withLock { state in
+        // The digest's top bits pick the shard; the table hashes the whole value.
+        let shard = shards[shards.count == 1 ? 0 : Int(truncatingIfNeeded: digest.value >> 58) % shards.count]
+        let capacity = shard.capacity
+        return shard.state.withLock { state in
             let second = Self.second(of: now)
             if second != state.purgedSecond || state.expiries.count >= capacity {
                 Self.purge(&state, now: now)

@@ -59,7 +59,8 @@ public struct ParameterDecoder: Sendable {
         case .multipart(let fields):
             try MultipartFields.collect(fields, limits: limits, count: &count, into: &raw)
         }
-        let method = httpMethod.uppercased()
+        // The server hands methods in upper case already (the common case costs no new string).
+        let method = httpMethod.utf8.allSatisfy({ $0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z") }) ? httpMethod : httpMethod.uppercased()
         let inBoth = namesInBothSources(raw)
         let effective = try effectiveMethod(httpMethod: method, raw: raw, inBoth: inBoth)
         // Merge rule (§2.1): a name sent in both sources takes its values from one of them only, the query
@@ -100,11 +101,16 @@ public struct ParameterDecoder: Sendable {
     private func effectiveMethod(httpMethod: String, raw: [RawParameter],
                                  inBoth: Set<BackbeamParameters.NameKey>) throws(ParameterError) -> String {
         guard httpMethod == "GET" || httpMethod == "POST" else { return httpMethod }
-        let source: ParameterSource? = inBoth.contains(.init("_method")) ? (httpMethod == "GET" ? .query : .body) : nil
-        let values = raw.filter { $0.name.utf8.elementsEqual("_method".utf8) && (source == nil || $0.source == source) }
-        guard let first = values.first else { return httpMethod }
-        guard values.count == 1 else { throw .repeatedScalar(name: "_method") }
-        let method = first.value.uppercased()
+        let source: ParameterSource? = inBoth.isEmpty ? nil
+            : inBoth.contains(.init("_method")) ? (httpMethod == "GET" ? .query : .body) : nil
+        var found: String?
+        for pair in raw where pair.name.utf8.count == 7 && pair.name.utf8.elementsEqual("_method".utf8)
+            && (source == nil || pair.source == source) {
+            guard found == nil else { throw .repeatedScalar(name: "_method") }
+            found = pair.value
+        }
+        guard let first = found else { return httpMethod }
+        let method = first.uppercased()
         guard ["GET", "POST", "PUT", "DELETE"].contains(method) else { throw .invalidMethodOverride }
         return method
     }

@@ -28,6 +28,14 @@ public struct SignatureVerifier: Sendable {
     /// everything else has passed.
     public func verify(parameters: BackbeamParameters, method: String, rawPath: String, now: Int64,
                        secretForKey: (String) -> String?, nonces: NonceReplayCache) throws(SignatureError) -> VerifiedSignature {
+        try verify(parameters: parameters, method: method, rawPath: rawPath, now: now,
+                   signingSecretForKey: { secretForKey($0).map(SigningSecret.init) }, nonces: nonces)
+    }
+
+    /// `verify` with the secrets already prepared for signing (what the server passes: a project keeps its
+    /// key pairs' prepared HMAC keys, so no request sets a key up again).
+    public func verify(parameters: BackbeamParameters, method: String, rawPath: String, now: Int64,
+                       signingSecretForKey: (String) -> SigningSecret?, nonces: NonceReplayCache) throws(SignatureError) -> VerifiedSignature {
         guard let key = parameters.nonEmptyValue("key") else { throw .missingApiKey }
         guard let nonce = parameters.nonEmptyValue("nonce") else { throw .missingNonce }
         guard policy.nonceLengths.contains(nonce.utf16.count) else { throw .invalidNonceLength }
@@ -36,7 +44,7 @@ public struct SignatureVerifier: Sendable {
         // |now - time| on the magnitude of a checked difference: no overflow, and no trap on Int64.min.
         let (difference, overflow) = now.subtractingReportingOverflow(time)
         guard !overflow, difference.magnitude <= UInt64(policy.windowMilliseconds) else { throw .expiredTime }
-        guard let secret = secretForKey(key) else { throw .invalidApiKey }
+        guard let secret = signingSecretForKey(key) else { throw .invalidApiKey }
 
         let given = Array(signature.utf8)
         let rawCanonical = CanonicalString.bytes(parameters: parameters, method: method, path: rawPath)
@@ -67,8 +75,8 @@ public struct SignatureVerifier: Sendable {
 
     /// Constant-time comparison of the Base64 texts: timing reveals nothing about how much of a forged
     /// signature was right.
-    private func matches(_ given: [UInt8], secret: String, canonical: [UInt8]) -> Bool {
-        let expected = Array(CanonicalString.signature(secret: secret, canonical: canonical).utf8)
+    private func matches(_ given: [UInt8], secret: SigningSecret, canonical: [UInt8]) -> Bool {
+        let expected = Array(secret.signature(canonical: canonical).utf8)
         return Crypto.constantTimeEquals(given, expected)
     }
 

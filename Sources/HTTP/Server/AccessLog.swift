@@ -3,9 +3,10 @@ import Logging
 /// One line per request: method, target, status, body bytes, duration and request id.
 enum AccessLog {
     static func write(_ logger: Logger, head: RequestHead, requestID: String, remoteAddress: String, status: Int,
-                      bytes: Int, seconds: Double, aborted: Bool) {
+                      bytes: Int, seconds: Double, aborted: Bool, logsQuery: Bool = true) {
         let millis = (seconds * 10_000).rounded() / 10
-        logger.info("\(head.method.rawValue) \(redacted(head.target)) \(status) \(bytes)B \(millis)ms\(aborted ? " aborted" : "")",
+        let target = logsQuery ? redacted(head.target) : withoutQuery(head.target)
+        logger.info("\(head.method.rawValue) \(target) \(status) \(bytes)B \(millis)ms\(aborted ? " aborted" : "")",
                     metadata: ["request-id": .string(requestID), "remote": .string(remoteAddress)])
     }
 
@@ -13,6 +14,12 @@ enum AccessLog {
     /// `access_token` / `oauth_token` / `oauth_signature`, Backbeam's `signature`, Parse's `sessionToken`,
     /// keys and passwords). Matched case-insensitively as substrings of the name.
     static let secretNameParts = ["token", "signature", "password", "secret", "key"]
+
+    /// The target without its query string (`/data/place/x?...` -> `/data/place/x`).
+    static func withoutQuery(_ target: String) -> String {
+        guard let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
+        return String(target[..<q])
+    }
 
     /// The target with the value of every credential-looking query parameter replaced by `***`, so the
     /// access log never holds a usable secret.

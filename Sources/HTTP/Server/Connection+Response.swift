@@ -233,6 +233,7 @@ extension Connection {
                                            status: state.status, seconds: seconds)
         guard context.accessLog else { return }
         AccessLog.write(context.logger, head: state.head, requestID: state.requestID, remoteAddress: remoteAddress,
-                        status: state.status, bytes: state.bytesSent, seconds: seconds, aborted: aborted)
+                        status: state.status, bytes: state.bytesSent, seconds: seconds, aborted: aborted,
+                        logsQuery: state.group?.logsQuery ?? true)
     }
 }

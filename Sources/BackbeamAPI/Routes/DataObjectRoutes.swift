@@ -1,0 +1,62 @@
+/// `POST /data/:entity` (create, §5.2.5), `GET /data/:entity/:id` (read with joins, §5.2.4),
+/// `PUT /data/:entity/:id` (update, §5.2.6) and `DELETE /data/:entity/:id` (§5.2.7).
+enum DataObjectRoutes {
+    static func register(on table: EndpointTable, _ service: ServiceContext) {
+        table.on("POST", "/data/:entity", EndpointOptions(establishesSession: true)) { call in
+            let p = DataParameters(service: service, call: call)
+            let entity = try p.entity()
+            // A file is created by uploading its content (§5.3.1).
+            if entity == "file" { throw BackbeamError(.missingFile) }
+            var commands = try CommandParser.parse(call.parameters, entity: entity)
+            let credentials = try UserCredentials.extract(&commands, entity: entity, cost: service.config.bcryptCost)
+            let record = try service.store.create(WriteRequest(space: call.space, entity: entity, commands: commands,
+                                                               schema: call.project.schema, credentials: credentials,
+                                                               now: call.now, limits: service.config.modelLimits))
+            return BackbeamReply(status: 201, body: PageBodies.object(id: record.id, objects: [ResponseObject(record: record)]))
+        }
+        table.on("GET", "/data/:entity/:id") { call in
+            let p = DataParameters(service: service, call: call)
+            let entity = try p.entity()
+            let id = try p.objectID()
+            let joins = try p.joins()
+            guard let page = try service.store.read(space: call.space, entity: entity, id: id, joins: joins,
+                                                    schema: call.project.schema, maxJoinWindow: service.config.maxLimit) else {
+                throw BackbeamError(.objectNotFound)
+            }
+            return BackbeamReply(body: PageBodies.object(id: id, objects: page.objects, rendered: page.renderedObjects))
+        }
+        table.on("PUT", "/data/:entity/:id") { call in
+            let p = DataParameters(service: service, call: call)
+            let entity = try p.entity()
+            let id = try p.objectID()
+            var commands = try CommandParser.parse(call.parameters, entity: entity)
+            let credentials = try UserCredentials.extract(&commands, entity: entity, cost: service.config.bcryptCost)
+            // Credentials of an existing user change only with that user's own session (§3.7).
+            if !credentials.isEmpty && call.authUser != id { throw BackbeamError(.invalidCredentials) }
+            if commands.isEmpty && credentials.isEmpty {
+                // Nothing to change: the object as stored, updated_at untouched (§5.2.6).
+                guard let page = try service.store.read(space: call.space, entity: entity, id: id, joins: nil,
+                                                        schema: call.project.schema, maxJoinWindow: 0) else {
+                    throw BackbeamError(.objectNotFound)
+                }
+                return BackbeamReply(body: PageBodies.object(id: id, objects: page.objects, rendered: page.renderedObjects))
+            }
+            guard let record = try service.store.update(WriteRequest(space: call.space, entity: entity, id: id,
+                                                                     commands: commands, schema: call.project.schema,
+                                                                     credentials: credentials, now: call.now,
+                                                                     limits: service.config.modelLimits)) else {
+                throw BackbeamError(.objectNotFound)
+            }
+            return BackbeamReply(body: PageBodies.object(id: id, objects: [ResponseObject(record: record)]))
+        }
+        table.on("DELETE", "/data/:entity/:id") { call in
+            let p = DataParameters(service: service, call: call)
+            let entity = try p.entity()
+            let id = try p.objectID()
+            guard let record = try service.store.delete(space: call.space, entity: entity, id: id) else {
+                throw BackbeamError(.objectNotFound)
+            }
+            return BackbeamReply(body: PageBodies.object(id: id, objects: [ResponseObject(record: record)]))
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Core
+
+/// The `backbeam` section of the configuration (§10; camelCase keys, `QUARTET_BACKBEAM_*` in the
+/// environment). Invalid values stop start-up with a `ConfigError` naming the key.
+public struct BackbeamConfig: Sendable {
+    /// Serve the Backbeam routes.
+    public var enabled = true
+    /// Projects declared in the configuration, by name.
+    public var projects: [String: DeclaredProject] = [:]
+    /// Routing fallback when neither the path prefix nor the Host names a project (§1.4).
+    public var defaultProject: String?
+    /// The environment of the fallback.
+    public var defaultEnv: BackbeamEnvironment?
+    /// Read the project from `X-Forwarded-Host` instead of `Host` (behind a trusted proxy only).
+    public var trustForwardedHost = false
+    /// Accepted clock difference of signed requests (§3.4): 300 s.
+    public var signatureWindowSeconds = 300
+    /// Largest page of a query (§5.1): 1000.
+    public var maxLimit = 1000
+    /// Largest body without a file part (§2.5): 8 MiB.
+    public var maxBodyBytes = 8 << 20
+    /// Longest request line (§2.5): 16 KiB.
+    public var maxRequestTargetBytes = 16 << 10
+    /// Largest header section (§2.5): 16 KiB.
+    public var maxHeaderBytes = 16 << 10
+    /// Most parameters in one request (§2.5): 2,000.
+    public var maxParameters = 2_000
+    /// Largest single parameter value (§2.5): 1 MiB.
+    public var maxValueBytes = 1 << 20
+    /// Entities per environment and fields per entity (§4.3): 256 each.
+    public var modelLimits = ModelLimits()
+    /// Answer JSONP when a `callback` is sent (§2.3.3).
+    public var jsonp = true
+    /// Most nonces remembered per environment (§3.4 step 8); when full, signed requests get 503.
+    public var nonceCacheCapacity = 2_000_000
+    /// bcrypt cost of passwords (§5.4.1).
+    public var bcryptCost = 10
+    /// Age after which sessions stop working; 0 = never (§3.7).
+    public var sessionMaxAgeDays = 0
+
+    /// The defaults.
+    public init() {}
+
+    /// Project names: 1–50 characters, DNS-label safe (§1.3).
+    public static func isValidProjectName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count >= 1, bytes.count <= 50 else { return false }
+        let inner: (UInt8) -> Bool = { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+        guard bytes.allSatisfy(inner), let first = bytes.first, let last = bytes.last else { return false }
+        return first != 0x2D && last != 0x2D
+    }
+
+    /// Declared keys: 1–128 printable ASCII characters without spaces (§3.1).
+    public static func isValidKey(_ key: String) -> Bool {
+        let bytes = key.utf8
+        return !bytes.isEmpty && bytes.count <= 128 && bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+
+    static let knownKeys: Set<String> = [
+        "enabled", "projects", "defaultProject", "defaultEnv", "trustForwardedHost", "signatureWindowSeconds",
+        "maxLimit", "maxBodyBytes", "maxRequestTargetBytes", "maxHeaderBytes", "maxParameters", "maxValueBytes",
+        "maxEntities", "maxFieldsPerEntity", "jsonp", "nonceCacheCapacity", "bcryptCost", "sessionMaxAgeDays",
+    ]
+
+    /// Reads and validates the section.
+    public init(_ values: JSONObject) throws {
+        let section = ConfigSection(values, path: "backbeam")
+        try section.rejectUnknownKeys(Self.knownKeys)
+        let cap = Int(Int32.max)
+        enabled = try section.bool("enabled", true)
+        trustForwardedHost = try section.bool("trustForwardedHost", false)
+        signatureWindowSeconds = try section.int("signatureWindowSeconds", 300, min: 1, max: 86_400)
+        maxLimit = try section.int("maxLimit", 1000, min: 1, max: 1_000_000)
+        maxBodyBytes = try section.int("maxBodyBytes", 8 << 20, min: 1024, max: cap)
+        maxRequestTargetBytes = try section.int("maxRequestTargetBytes", 16 << 10, min: 256, max: cap)
+        maxHeaderBytes = try section.int("maxHeaderBytes", 16 << 10, min: 1024, max: cap)
+        maxParameters = try section.int("maxParameters", 2_000, min: 16, max: cap)
+        maxValueBytes = try section.int("maxValueBytes", 1 << 20, min: 1024, max: cap)
+        modelLimits = ModelLimits(maxEntities: try section.int("maxEntities", 256, min: 1, max: cap),
+                                  maxFieldsPerEntity: try section.int("maxFieldsPerEntity", 256, min: 1, max: cap))
+        jsonp = try section.bool("jsonp", true)
+        nonceCacheCapacity = try section.int("nonceCacheCapacity", 2_000_000, min: 1, max: cap)
+        bcryptCost = try section.int("bcryptCost", 10, min: 4, max: 31)
+        sessionMaxAgeDays = try section.int("sessionMaxAgeDays", 0, min: 0, max: 100_000)
+        if let name = try section.string("defaultProject") {
+            guard Self.isValidProjectName(name) else { throw section.fail("defaultProject", "is not a valid project name") }
+            defaultProject = name
+        }
+        if let env = try section.string("defaultEnv") {
+            guard let parsed = BackbeamEnvironment(rawValue: env) else { throw section.fail("defaultEnv", "must be dev or pro") }
+            defaultEnv = parsed
+        }
+        if (defaultProject == nil) != (defaultEnv == nil) {
+            throw section.fail(defaultProject == nil ? "defaultProject" : "defaultEnv",
+                               "defaultProject and defaultEnv are set together")
+        }
+        if let object = try section.object("projects") {
+            for (name, value) in object {
+                guard Self.isValidProjectName(name) else {
+                    throw section.fail("projects", "'\(name)' is not a valid project name")
+                }
+                guard let projectValues = value.objectValue else { throw section.fail("projects.\(name)", "must be an object") }
+                projects[name] = try DeclaredProject(name: name, ConfigSection(projectValues, path: "backbeam.projects.\(name)"))
+            }
+        }
+    }
+}
+
+/// A project declared in the configuration: key pairs and declared indexes per environment, and the
+/// optional schema.
+public struct DeclaredProject: Sendable {
+    /// The name.
+    public var name: String
+    /// Key pairs per environment.
+    public var keys: [BackbeamEnvironment: [KeyPair]] = [:]
+    /// Declared indexes per environment, as (entity, field).
+    public var indexes: [BackbeamEnvironment: [(entity: String, field: String)]] = [:]
+    /// The schema, if any.
+    public var schema: ProjectSchema?
+
+    /// A declaration with keys only (tests).
+    public init(name: String, keys: [BackbeamEnvironment: [KeyPair]], schema: ProjectSchema? = nil) {
+        self.name = name
+        self.keys = keys
+        self.schema = schema
+    }
+
+    init(name: String, _ section: ConfigSection) throws {
+        self.name = name
+        try section.rejectUnknownKeys(["dev", "pro", "schema"])
+        for env in BackbeamEnvironment.allCases {
+            let envSection = try section.nested(env.rawValue)
+            try envSection.rejectUnknownKeys(["keys", "indexes"])
+            if let list = envSection["keys"] {
+                guard let array = list.arrayValue else { throw envSection.fail("keys", "must be a list of {key, secret}") }
+                keys[env] = try array.map { item in
+                    guard let key = item["key"]?.stringValue, let secret = item["secret"]?.stringValue,
+                          BackbeamConfig.isValidKey(key), BackbeamConfig.isValidKey(secret) else {
+                        throw envSection.fail("keys", "each key pair needs a key and a secret of 1-128 printable ASCII characters")
+                    }
+                    return KeyPair(key: key, secret: secret)
+                }
+            }
+            indexes[env] = try envSection.stringList("indexes", []).map { text in
+                let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 2, Identifiers.isEntityID(parts[0]), Identifiers.isFieldID(parts[1]) else {
+                    throw envSection.fail("indexes", "'\(text)' is not entity.field")
+                }
+                return (parts[0], parts[1])
+            }
+        }
+        if let schemaObject = try section.object("schema") {
+            schema = try SchemaConfig.parse(ConfigSection(schemaObject, path: section.path + ".schema"))
+        }
+    }
+}
+
+/// The `schema` of a declared project: `{strict, entities: {<e>: {fields: {<f>: "<suffix>" or {type, to,
+/// many, inverse, options}}}}}` (§10).
+enum SchemaConfig {
+    static func parse(_ section: ConfigSection) throws -> ProjectSchema {
+        try section.rejectUnknownKeys(["strict", "entities"])
+        var schema = ProjectSchema(strict: try section.bool("strict", false))
+        let entities = try section.nested("entities")
+        for (entity, value) in entities.values {
+            guard Identifiers.isEntityID(entity), let entityObject = value.objectValue else {
+                throw entities.fail(entity, "must be an entity id holding {fields: {...}}")
+            }
+            let entitySection = ConfigSection(entityObject, path: entities.path + "." + entity)
+            try entitySection.rejectUnknownKeys(["fields"])
+            let fields = try entitySection.nested("fields")
+            var declared = EntitySchema()
+            for (field, spec) in fields.values {
+                guard Identifiers.isFieldID(field), !Identifiers.isReservedFieldID(field) else {
+                    throw fields.fail(field, "is not a valid field id")
+                }
+                declared.fields[field] = try fieldSpec(spec, at: fields.path + "." + field)
+            }
+            schema.entities[entity] = declared
+        }
+        return schema
+    }
+
+    private static func fieldSpec(_ spec: JSON, at path: String) throws -> SchemaField {
+        if let suffix = spec.stringValue {
+            guard let type = FieldType(rawValue: suffix) else { throw ConfigError(key: path, reason: "unknown type '\(suffix)'") }
+            return SchemaField(type: type)
+        }
+        guard let object = spec.objectValue else { throw ConfigError(key: path, reason: "must be a type suffix or an object") }
+        let section = ConfigSection(object, path: path)
+        try section.rejectUnknownKeys(["type", "to", "many", "inverse", "options"])
+        guard let typeText = try section.string("type"), let type = FieldType(rawValue: typeText) else {
+            throw section.fail("type", "must be a type suffix (t, ta, rt, s, n, d, b, c, j, l, r)")
+        }
+        var field = SchemaField(type: type, many: try section.bool("many", false), target: try section.string("to"),
+                                inverse: try section.string("inverse"), options: try section.stringList("options", []))
+        if type != .reference { field.many = false }
+        return field
+    }
+}

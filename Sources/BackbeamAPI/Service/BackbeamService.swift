@@ -1,0 +1,107 @@
+import Foundation
+import Core
+import HTTP
+import Storage
+import Auth
+import Logging
+
+/// The Backbeam-compatible API (spec backbeam.md): `/data/...` (and, with later slices, `/user/...` and
+/// `/push/...`) addressed by Host `api-<env>-<project>.<domain>` or by the prefix
+/// `/backbeam/<project>/<env>/...`, plus its admin endpoints under `/_quartet/admin/backbeam/`.
+public final class BackbeamService: Sendable {
+    /// The validated configuration.
+    public let config: BackbeamConfig
+    /// What the endpoints share.
+    public let context: ServiceContext
+    /// The endpoint table (later slices register more endpoints before `mount`).
+    public let endpoints: EndpointTable
+    private let dispatcher: BackbeamDispatcher
+    private let serverAdmin: ServerAdmin?
+
+    /// The roots served at the daemon's root path (§1.4), and the path-prefix mount.
+    public static let roots = ["/data", "/user", "/push", APITarget.prefix]
+
+    /// Validates `config` (the `backbeam` section; throws `ConfigError` naming the key), makes sure every
+    /// declared project has its two spaces and declared indexes, and registers the endpoints.
+    public convenience init(config: JSONObject, storage: Storage, logger: Logger, serverAdmin: ServerAdmin?,
+                            tempDirectory: String) throws {
+        try self.init(config: try BackbeamConfig(config), store: SQLiteBackbeamStore(storage: storage), logger: logger,
+                      serverAdmin: serverAdmin, tempDirectory: tempDirectory)
+    }
+
+    /// The service over any store.
+    public init(config: BackbeamConfig, store: any BackbeamStore, logger: Logger, serverAdmin: ServerAdmin?,
+                tempDirectory: String, clock: @escaping @Sendable () -> Int64 = BackbeamClock.now) throws {
+        self.config = config
+        self.serverAdmin = serverAdmin
+        var declared: [String: Project] = [:]
+        for (name, project) in config.projects {
+            var spaces: [BackbeamEnvironment: SpaceID] = [:]
+            for env in BackbeamEnvironment.allCases {
+                guard let space = try store.space(project: name, env: env, create: true) else { continue }
+                spaces[env] = space
+                for index in project.indexes[env] ?? [] {
+                    _ = try store.declareIndex(space: space, entity: index.entity, field: index.field, now: clock())
+                }
+            }
+            declared[name] = Project(name: name, source: .config, keys: project.keys, schema: project.schema, spaces: spaces)
+        }
+        let projects = ProjectDirectory(declared: declared, store: store,
+                                        nonces: NonceReplayCaches(capacityPerEnvironment: config.nonceCacheCapacity))
+        for name in try projects.all().map(\.name) where declared[name] != nil {
+            if try store.createdProject(named: name) != nil {
+                logger.warning("backbeam project declared in the configuration and created in the database; the configuration wins",
+                               metadata: ["project": "\(name)"])
+            }
+        }
+        context = ServiceContext(config: config, store: store, projects: projects, bqlLimits: BQLLimits(), logger: logger)
+        endpoints = EndpointTable()
+        DataQueryRoutes.register(on: endpoints, context)
+        DataGeoRoutes.register(on: endpoints, context)
+        DataObjectRoutes.register(on: endpoints, context)
+        dispatcher = BackbeamDispatcher(config: config, projects: projects, store: store, endpoints: endpoints,
+                                        logger: logger, tempDirectory: tempDirectory, clock: clock)
+    }
+
+    /// The methods the mounts take; the dispatcher matches by the effective method (`_method`, §2.1), so every
+    /// method reaches it and it answers 404/405 itself.
+    static let methods: [HTTPMethod] = [.get, .head, .post, .put, .delete, .options, .patch]
+
+    /// Mounts the roots and the admin endpoints. Does nothing when `backbeam.enabled` is false.
+    public func mount(on router: Router) {
+        guard config.enabled else { return }
+        // A group may only lower the server's limits; the body limit of §2.5 is the group's.
+        var limits = Limits()
+        limits.maxRequestTarget = config.maxRequestTargetBytes
+        limits.maxHeaderBytes = config.maxHeaderBytes
+        limits.maxHeaderCount = Int.max
+        limits.maxBodyBytes = config.maxBodyBytes
+        limits.inMemoryBodyThreshold = Int.max
+        let dispatcher = self.dispatcher
+        for root in Self.roots {
+            // The access log writes the path only: Android DELETEs and JSONP calls carry their parameters,
+            // passwords and codes included, in the query string (§7.2).
+            let group = router.group(root, limits: limits, errorRenderer: { error, _ in Self.renderEarly(error) },
+                                     logsQuery: false)
+            group.on(Self.methods, "*") { request in .response(dispatcher.handle(request)) }
+        }
+        let admin = router.group("/_quartet/admin/backbeam", errorRenderer: { error, _ in AdminReplies.early(error) })
+        AdminRoutes.register(on: admin, context, serverAdmin: serverAdmin)
+    }
+
+    static func renderEarly(_ error: any Error) -> HTTPResponse {
+        guard let http = error as? HTTPError else {
+            return BackbeamResponses.error(BackbeamError(.internalError), callback: nil)
+        }
+        return BackbeamResponses.early(http)
+    }
+
+    /// `quartet backbeam create-project NAME`: creates the project in the database and returns the create
+    /// response (the secrets are printed once, by the caller). Throws `ProjectAdmin.Failure` for an invalid
+    /// or existing name.
+    public static func createProject(name: String, config: JSONObject, storage: Storage) throws -> JSONObject {
+        let parsed = try BackbeamConfig(config)
+        return try ProjectAdmin.create(name: name, store: SQLiteBackbeamStore(storage: storage),
+                                       declared: Set(parsed.projects.keys), now: BackbeamClock.now())
+    }
+}

@@ -1,0 +1,117 @@
+/// How an endpoint treats the signature and sessions (§3.4, §3.5).
+public struct EndpointOptions: Sendable {
+    /// Checked with the signature of §3 (false only for file downloads and the HTML pages).
+    public var signed: Bool
+    /// Establishes a session (`POST /data/user`, `/user/email/*`, `/user/:provider/signup`): an invalid
+    /// `auth` is ignored instead of refused (§3.4 step 9).
+    public var establishesSession: Bool
+
+    /// Options; the defaults are a signed endpoint that needs a valid `auth` when one is sent.
+    public init(signed: Bool = true, establishesSession: Bool = false) {
+        self.signed = signed
+        self.establishesSession = establishesSession
+    }
+}
+
+import HTTP
+
+/// The handler of one endpoint.
+public typealias EndpointHandler = @Sendable (BackbeamCall) throws -> BackbeamReply
+
+/// The route table of §1.4, matched by the effective method (after `_method`) on the path after any
+/// `/backbeam/<project>/<env>` prefix. Routes are tried top to bottom; segments match case-sensitively; a
+/// trailing slash is an empty last segment (`/data/place/` reads object id `""`).
+public final class EndpointTable: @unchecked Sendable {
+    struct Entry {
+        var pattern: [Segment]
+        var handlers: [(method: String, options: EndpointOptions, handler: EndpointHandler)]
+    }
+
+    enum Segment: Equatable {
+        /// A literal segment, kept as bytes for comparison.
+        case literal([UInt8])
+        case parameter(String)
+    }
+
+    /// The outcome of matching a request.
+    public enum Match {
+        /// A route takes it; path parameters by name.
+        case route(EndpointHandler, EndpointOptions, [String: String])
+        /// The path exists, not with this method (405 with these in `Allow`).
+        case methodNotAllowed([String])
+        /// No route (404 `NotFound`).
+        case notFound
+    }
+
+    /// Written only while the service is built, before the server starts; read-only afterwards.
+    private var entries: [Entry] = []
+
+    init() {}
+
+    /// Registers `handler` for `method` on `pattern` (`/data/:entity/:id`).
+    public func on(_ method: String, _ pattern: String, _ options: EndpointOptions = EndpointOptions(),
+                   _ handler: @escaping EndpointHandler) {
+        let segments: [Segment] = pattern.split(separator: "/", omittingEmptySubsequences: true).map {
+            $0.hasPrefix(":") ? .parameter(String($0.dropFirst())) : .literal(Array($0.utf8))
+        }
+        if let i = entries.firstIndex(where: { $0.pattern == segments }) {
+            entries[i].handlers.append((method, options, handler))
+        } else {
+            entries.append(Entry(pattern: segments, handlers: [(method, options, handler)]))
+        }
+    }
+
+    /// Matches `method` on the raw (still percent-encoded) `rawPath`, starting with `/`. Segments are
+    /// split before decoding, so an encoded `%2F` stays inside its segment. Compared on the path's bytes:
+    /// strings are made only for the parameters of the route that matches.
+    public func match(method: String, rawPath: String) -> Match {
+        var path = rawPath
+        return path.withUTF8 { bytes -> Match in
+            // Segment ranges after the leading "/"; a trailing "/" gives an empty last segment.
+            var ranges: [Range<Int>] = []
+            var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+            var i = start
+            while i <= bytes.count {
+                if i == bytes.count || bytes[i] == UInt8(ascii: "/") {
+                    ranges.append(start..<i)
+                    start = i + 1
+                }
+                i += 1
+            }
+            func segment(_ r: Range<Int>) -> String? {
+                let raw = UnsafeBufferPointer(rebasing: bytes[r])
+                let text = String(decoding: raw, as: UTF8.self)
+                return raw.contains(UInt8(ascii: "%")) ? PercentDecoding.decodePath(Substring(text)) : text
+            }
+            func literalMatches(_ literal: [UInt8], _ r: Range<Int>) -> Bool {
+                let raw = UnsafeBufferPointer(rebasing: bytes[r])
+                if raw.contains(UInt8(ascii: "%")) { return segment(r).map { Array($0.utf8) == literal } ?? false }
+                return raw.elementsEqual(literal)
+            }
+            var allowed: [String] = []
+            for entry in entries where entry.pattern.count == ranges.count {
+                var matches = true
+                for (pattern, range) in zip(entry.pattern, ranges) {
+                    if case .literal(let literal) = pattern, !literalMatches(literal, range) {
+                        matches = false
+                        break
+                    }
+                }
+                guard matches else { continue }
+                if let found = entry.handlers.first(where: { $0.method == method || (method == "HEAD" && $0.method == "GET") }) {
+                    var parameters: [String: String] = [:]
+                    for (pattern, range) in zip(entry.pattern, ranges) {
+                        guard case .parameter(let name) = pattern else { continue }
+                        guard let value = segment(range) else { return .notFound }
+                        parameters[name] = value
+                    }
+                    return .route(found.handler, found.options, parameters)
+                }
+                for handler in entry.handlers where !allowed.contains(handler.method) { allowed.append(handler.method) }
+            }
+            guard !allowed.isEmpty else { return .notFound }
+            if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
+            return .methodNotAllowed(allowed)
+        }
+    }
+}

@@ -1,0 +1,316 @@
+import Core
+import Storage
+
+/// Runs one compiled query on one connection (a reader's snapshot, or the writer inside a remove job):
+/// the page of main objects, the total count, then the joins (§5.2, §6).
+struct QueryRunner {
+    let db: Database
+    let catalogue: FieldCatalogue
+    let request: QueryRequest
+    let compiler: BQLCompiler
+
+    init(db: Database, catalogue: FieldCatalogue, request: QueryRequest) {
+        self.db = db
+        self.catalogue = catalogue
+        self.request = request
+        compiler = BQLCompiler(space: request.space, catalogue: catalogue, schema: request.schema,
+                               bound: request.query, limits: BQLLimits())
+    }
+
+    var query: BQLQuery { request.query.query }
+
+    /// The parts of the main statement shared by the page, the count and remove-by-query.
+    struct Plan {
+        var from = SQLFragment()
+        var filter = SQLFragment()
+        var order = ""
+        var distance: SQLFragment?
+        /// The relevance join of a `like` query (the page needs it for its order, the count does not).
+        var relevance: SQLFragment?
+        /// To-one joins read by the page statement itself: per join (by position in the query), the
+        /// LEFT JOINs of the reference and the target object (aliases r<i>, t<i>), whose columns follow the
+        /// main ones.
+        var toOne: [(position: Int, from: SQLFragment)] = []
+        /// A never-written or address-only location field: nothing can match.
+        var empty = false
+    }
+
+    func plan() throws -> Plan {
+        var plan = Plan()
+        plan.from.sql("FROM bb_objects o")
+        var geoField: FieldInfo?
+        if let geo = request.geo {
+            guard let info = try locationField(geo.field) else {
+                plan.empty = true
+                return plan
+            }
+            geoField = info
+            plan.from.sql(" JOIN bb_geo g ON g.object = o.seq AND g.field = ")
+            plan.from.bind(.integer(info.id))
+        }
+        var orderTerms: [String] = []
+        if case .near(_, let lat, let lon)? = request.geo {
+            var distance = SQLFragment()
+            GeoSQL.distance(lat: lat, lon: lon, into: &distance)
+            plan.distance = distance
+            orderTerms.append("dist")
+        } else if let sort = query.sort {
+            if let terms = try compiler.orderTerms(sort, entity: request.entity, alias: "o") { orderTerms.append(terms) }
+        } else if let relevance = try relevanceJoin() {
+            plan.relevance = relevance
+            orderTerms.append("rel.rank IS NULL, rel.rank")
+        }
+        if let sort = query.sort, request.geo != nil {
+            // A `sort by` in a near query is ignored (§5.2.2), but it must still be a valid one.
+            _ = try compiler.orderTerms(sort, entity: request.entity, alias: "o")
+        }
+        orderTerms.append("o.created_at, o.id")
+        plan.order = " ORDER BY " + orderTerms.joined(separator: ", ")
+        for (position, join) in query.joins.enumerated() where join.window == nil {
+            guard case .field(let info, .toOne) = try compiler.resolve(.field(join.field), entity: request.entity,
+                                                                        offset: join.offset) else { continue }
+            // Reading the targets with the page costs two key lookups per row; a separate statement over the
+            // page's keys cost several times that.
+            var from = SQLFragment(" LEFT JOIN bb_refs r\(position) ON r\(position).owner = o.seq AND r\(position).field = ")
+            from.bind(.integer(info.id))
+            from.sql(" LEFT JOIN bb_objects t\(position) ON t\(position).seq = r\(position).target")
+            if let having = join.having {
+                from.sql(" AND ")
+                try compiler.condition(having, entity: info.target ?? "", alias: "t\(position)", into: &from)
+            }
+            plan.toOne.append((position, from))
+        }
+
+        plan.filter.sql(" WHERE o.space = ")
+        plan.filter.bind(.integer(request.space.value))
+        plan.filter.sql(" AND o.entity = ")
+        plan.filter.bind(.text(request.entity))
+        if case .bounding(_, let swLat, let swLon, let neLat, let neLon)? = request.geo, geoField != nil {
+            plan.filter.sql(" AND g.lat >= ")
+            plan.filter.bind(.real(swLat))
+            plan.filter.sql(" AND g.lat <= ")
+            plan.filter.bind(.real(neLat))
+            // A box whose west edge lies east of its east edge crosses the antimeridian (§5.2.3).
+            plan.filter.sql(swLon > neLon ? " AND (g.lon >= " : " AND g.lon >= ")
+            plan.filter.bind(.real(swLon))
+            plan.filter.sql(swLon > neLon ? " OR g.lon <= " : " AND g.lon <= ")
+            plan.filter.bind(.real(neLon))
+            if swLon > neLon { plan.filter.sql(")") }
+        }
+        if let condition = query.condition {
+            plan.filter.sql(" AND ")
+            try compiler.condition(condition, entity: request.entity, alias: "o", into: &plan.filter)
+        }
+        return plan
+    }
+
+    /// The location field of a near/bounding query: nil when never written (nothing matches); not a
+    /// location field → `InvalidQuery` (§5.2.2).
+    private func locationField(_ name: String) throws -> FieldInfo? {
+        let declared = request.schema?.field(name, of: request.entity)
+        if request.schema?.strict == true, declared == nil {
+            throw BQLError(.type, "Unknown field '\(name)'")
+        }
+        if let declared, declared.type != .location { throw BQLError(.type, "'\(name)' is not a location field") }
+        guard let info = catalogue.field(name, of: request.entity) else { return nil }
+        guard info.type == .location || (declared != nil && info.type == nil) else {
+            throw BQLError(.type, "'\(name)' is not a location field")
+        }
+        return info
+    }
+
+    /// Relevance of the first `like` in textual order (§6.2): bm25 over the body column only.
+    private func relevanceJoin() throws -> SQLFragment? {
+        guard let condition = query.condition,
+              let like = condition.constraints.first(where: { $0.op == .like }),
+              case .field(let info, .scalar(let type)) = try compiler.resolve(like.lhs, entity: request.entity, offset: like.offset),
+              type.isText else { return nil }
+        let words = BQLTypeCheck.words(request.query.text(of: like.rhs))
+        guard !words.isEmpty else { return nil }
+        var join = SQLFragment(" LEFT JOIN (SELECT t.object AS object, bm25(bb_fts, 0.0, 1.0) AS rank FROM bb_fts JOIN bb_text t ON t.rowid = bb_fts.rowid WHERE bb_fts MATCH ")
+        join.bind(.text(FullTextSQL.match(fieldID: info.id, words: words)))
+        join.sql(") rel ON rel.object = o.seq")
+        return join
+    }
+
+    private func window(_ sql: inout SQLFragment) {
+        if let limit = request.limit {
+            sql.sql(" LIMIT ")
+            sql.bind(.integer(Int64(max(0, limit))))
+            sql.sql(" OFFSET ")
+            sql.bind(.integer(Int64(max(0, request.offset))))
+        } else if request.offset > 0 {
+            sql.sql(" LIMIT -1 OFFSET ")
+            sql.bind(.integer(Int64(request.offset)))
+        }
+    }
+
+    // MARK: - Running
+
+    /// The statement of the page: the main objects (and distances) in order within the window.
+    func pageSQL(_ plan: Plan) -> SQLFragment {
+        var sql = SQLFragment("SELECT " + ObjectRows.columns)
+        if let distance = plan.distance {
+            sql.sql(", ")
+            sql.append(distance)
+            sql.sql(" AS dist")
+        }
+        for join in plan.toOne {
+            sql.sql(", " + ObjectRows.columns(alias: "t\(join.position)"))
+        }
+        sql.sql(" ")
+        sql.append(plan.from)
+        for join in plan.toOne { sql.append(join.from) }
+        if let relevance = plan.relevance { sql.append(relevance) }
+        sql.append(plan.filter)
+        sql.sql(plan.order)
+        window(&sql)
+        return sql
+    }
+
+    /// The page, its count and its joins.
+    func run() throws -> ObjectPage {
+        let plan = try plan()
+        var page = ObjectPage()
+        guard !plan.empty else {
+            // Still validate the joins (a bad join is an error even when nothing matches).
+            try validateJoins()
+            if request.geo?.isNear == true { page.distances = [] }
+            return page
+        }
+        let sql = pageSQL(plan)
+        let joinColumns = plan.distance != nil ? 9 : 8
+        // Without to-many joins or fetches the page is written while its rows are read, from the bytes
+        // SQLite holds (no records, no copies); the general path below handles the rest.
+        if plan.toOne.count == query.joins.count, query.joins.allSatisfy({ $0.fetch.isEmpty }),
+           var streamed = try streamPage(sql, plan, joinColumns: joinColumns) {
+            streamed.count = try count(plan, rows: streamed.ids.count)
+            return streamed
+        }
+        var builder = PageBuilder()
+        var mains: [ObjectRecord] = []
+        var distances: [Int] = []
+        var preloaded: [Int: [(owner: Int64, record: ObjectRecord)]] = [:]
+        for join in plan.toOne { preloaded[join.position] = [] }
+        let hasDistance = plan.distance != nil
+        try db.forEachRow(sql.text, sql.args) { row in
+            let record = ObjectRows.record(row)
+            mains.append(record)
+            if hasDistance {
+                let metres = sqlDouble(row, 8)
+                distances.append(metres.isFinite ? Int(metres.rounded()) : 0)
+            }
+            for (i, join) in plan.toOne.enumerated() where !row.isNull(joinColumns + 8 * i) {
+                preloaded[join.position, default: []].append((record.seq, ObjectRows.record(row, offset: joinColumns + 8 * i)))
+            }
+            return true
+        }
+        for record in mains { builder.add(record) }
+        page.ids = mains.map(\.id)
+        if hasDistance { page.distances = distances }
+        page.count = try count(plan, rows: mains.count)
+        var joiner = JoinRunner(db: db, catalogue: catalogue, compiler: compiler, schema: request.schema,
+                                maxWindow: request.maxJoinWindow)
+        try joiner.run(query.joins, entity: request.entity, on: mains, into: &builder, preloaded: preloaded)
+        page.objects = builder.objects
+        return page
+    }
+
+    /// The number of matches: the page's own rows when it is the whole answer (first page, not full), else
+    /// a count over the same FROM and WHERE (without the ranking and joins, which change no row count).
+    func count(_ plan: Plan, rows: Int) throws -> Int {
+        if let limit = request.limit, request.offset == 0, rows < limit { return rows }
+        var count = SQLFragment("SELECT count(*) ")
+        count.append(plan.from)
+        count.append(plan.filter)
+        var total: Int64 = 0
+        try db.forEachRow(count.text, count.args) { row in
+            total = row.int64(0) ?? 0
+            return false
+        }
+        return Int(total)
+    }
+
+    /// The page written as response members while its rows are read: each main object with its joined
+    /// to-one fields as bare ids, then each target not written yet. Nil (the caller takes the general path)
+    /// when a main object was already written as another row's target, since it must carry its joins.
+    private func streamPage(_ sql: SQLFragment, _ plan: Plan, joinColumns: Int) throws -> ObjectPage? {
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
+        var ids: [String] = []
+        var distances: [Int] = []
+        var written = Set<Int64>()
+        var conflict = false
+        let hasDistance = plan.distance != nil
+        let fields = plan.toOne.map { query.joins[$0.position].field }
+        try db.forEachRow(sql.text, sql.args) { row in
+            guard let seq = row.int64(0), let id = row.text(1), let entity = row.text(2) else { return true }
+            guard written.insert(seq).inserted else {
+                conflict = true
+                return false
+            }
+            var joined: [String] = []
+            for (i, field) in fields.enumerated() where !row.isNull(joinColumns + 8 * i) { joined.append(field) }
+            if !out.isEmpty { out.append(UInt8(ascii: ",")) }
+            ObjectBytes.appendMember(id: id, entity: entity, createdAt: row.int64(3) ?? 0, updatedAt: row.int64(4) ?? 0,
+                                     vals: row.text(5), refs: row.text(6), login: row.text(7), joined: joined, to: &out)
+            ids.append(String(decoding: id, as: UTF8.self))
+            if hasDistance {
+                let metres = sqlDouble(row, 8)
+                distances.append(metres.isFinite ? Int(metres.rounded()) : 0)
+            }
+            for i in fields.indices {
+                let base = joinColumns + 8 * i
+                guard let target = row.int64(base), written.insert(target).inserted,
+                      let targetID = row.text(base + 1), let targetEntity = row.text(base + 2) else { continue }
+                out.append(UInt8(ascii: ","))
+                ObjectBytes.appendMember(id: targetID, entity: targetEntity, createdAt: row.int64(base + 3) ?? 0,
+                                         updatedAt: row.int64(base + 4) ?? 0, vals: row.text(base + 5),
+                                         refs: row.text(base + 6), login: row.text(base + 7), joined: [], to: &out)
+            }
+            return true
+        }
+        if conflict { return nil }
+        return ObjectPage(ids: ids, distances: hasDistance ? distances : nil, renderedObjects: out)
+    }
+
+    /// The internal keys of the matching objects in query order within the window (remove-by-query).
+    func matchingSeqs() throws -> [Int64] {
+        let plan = try plan()
+        guard !plan.empty else { return [] }
+        var sql = SQLFragment("SELECT o.seq")
+        if let distance = plan.distance {
+            sql.sql(", ")
+            sql.append(distance)
+            sql.sql(" AS dist")
+        }
+        sql.sql(" ")
+        sql.append(plan.from)
+        if let relevance = plan.relevance { sql.append(relevance) }
+        sql.append(plan.filter)
+        sql.sql(plan.order)
+        window(&sql)
+        var seqs: [Int64] = []
+        try db.forEachRow(sql.text, sql.args) { row in
+            if let seq = row.int64(0) { seqs.append(seq) }
+            return true
+        }
+        return seqs
+    }
+
+    private func validateJoins() throws {
+        var joiner = JoinRunner(db: db, catalogue: catalogue, compiler: compiler, schema: request.schema,
+                                maxWindow: request.maxJoinWindow)
+        var builder = PageBuilder()
+        try joiner.run(query.joins, entity: request.entity, on: [], into: &builder)
+    }
+
+    private func sqlDouble(_ row: ColumnReader, _ i: Int) -> Double {
+        guard let text = row.string(i) else { return 0 }
+        return Double(text) ?? 0
+    }
+}
+
+extension GeoFilter {
+    var isNear: Bool { if case .near = self { return true } else { return false } }
+}
