@@ -1,3 +1,4 @@
+import Core
 import Storage
 
 /// Names the content a variant is made from: the API's file identity and its version (a new version
@@ -22,9 +23,8 @@ public struct VariantKey: Sendable, Hashable {
     /// The cache's name for this content resized by `request`: the first 128 bits of the SHA-256 of an
     /// unambiguous text of file, version and request, so that no client text reaches a path.
     func cacheName(for request: ResizeRequest) -> VariantName {
-        var digest = SHA256()
-        digest.update(Array("\(file.utf8.count):\(file)\u{0}\(version)\u{0}\(request.token)".utf8))
-        return VariantName(digest: digest.finalize())
+        let text = "\(file.utf8.count):\(file)\u{0}\(version)\u{0}\(request.token)"
+        return VariantName(digest: Crypto.sha256(Array(text.utf8)))
     }
 }
 

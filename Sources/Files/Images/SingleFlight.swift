@@ -1,3 +1,4 @@
+import Core
 import Foundation
 
 /// Runs work once per key at a time: callers that ask for a key while its work runs wait for that run

@@ -1,3 +1,4 @@
+import Core
 import Dispatch
 
 /// The on-disk cache of variants: one file per variant under `directory`, an in-memory index of them in

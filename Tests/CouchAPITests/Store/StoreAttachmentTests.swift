@@ -22,7 +22,7 @@ final class StoreAttachmentTests: XCTestCase {
     }
 
     private func references(_ text: String) throws -> Int? {
-        try fixture.blobs.referenceCount(SHA256.hexHash(Array(text.utf8)))
+        try fixture.blobs.referenceCount(Hex.encode(Crypto.sha256(Array(text.utf8))))
     }
 
     func testInlineAttachmentsGiveTheCouchDBRevisionsOfD13AndD14() throws {
