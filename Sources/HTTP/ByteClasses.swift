@@ -43,16 +43,6 @@ enum ByteClass {
     @inline(__always)
     static func lower(_ b: UInt8) -> UInt8 { (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b }
 
-    /// The value of a hexadecimal digit, nil for any other byte.
-    @inline(__always)
-    static func hexValue(_ b: UInt8) -> Int? {
-        switch b {
-        case 0x30...0x39: return Int(b &- 0x30)
-        case 0x41...0x46: return Int(b &- 0x41 &+ 10)
-        case 0x61...0x66: return Int(b &- 0x61 &+ 10)
-        default: return nil
-        }
-    }
 }
 
 extension UnsafeRawBufferPointer {

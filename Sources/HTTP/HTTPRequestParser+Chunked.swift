@@ -1,3 +1,5 @@
+import Core
+
 extension HTTPRequestParser {
     /// Advances through a chunked body from `pos`; returns the new position. Stops when more bytes are
     /// needed or after the `.end` of the body (state back to `.head`).
@@ -66,10 +68,10 @@ extension HTTPRequestParser {
     static func parseChunkSize(_ buf: UnsafeRawBufferPointer, start: Int, end: Int) throws(HTTPError) -> Int {
         var index = start
         var size = 0
-        while index < end, let digit = ByteClass.hexValue(buf[index]) {
+        while index < end, let digit = Hex.value(buf[index]) {
             // Refuse before shifting past Int.max: a wrapped size would desynchronise the framing.
             guard size <= (Int.max >> 4) else { throw .badRequest("chunk size too large") }
-            size = (size << 4) | digit
+            size = (size << 4) | Int(digit)
             index += 1
         }
         guard index > start else { throw .badRequest("invalid chunk size") }

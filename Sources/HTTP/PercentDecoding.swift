@@ -1,3 +1,5 @@
+import Core
+
 /// Percent-decoding of paths (no '+' rule); invalid escapes, NUL or invalid UTF-8 -> nil.
 public enum PercentDecoding {
     /// Decodes `%XX` escapes in a path (or path segment). '+' stays '+', since the form rule that turns it
@@ -50,10 +52,10 @@ enum PercentCoding {
         while i < end {
             let b = buf[i]
             if b == 0x25 {
-                guard i + 2 < end, let high = ByteClass.hexValue(buf[i + 1]), let low = ByteClass.hexValue(buf[i + 2]) else {
+                guard i + 2 < end, let high = Hex.value(buf[i + 1]), let low = Hex.value(buf[i + 2]) else {
                     return .badEscape(offset: i)
                 }
-                out.append(UInt8(high << 4 | low))
+                out.append(high << 4 | low)
                 i += 3
             } else {
                 out.append(plusIsSpace && b == 0x2B ? 0x20 : b)
@@ -81,10 +83,10 @@ enum PercentCoding {
         var i = start
         while i < end {
             if buf[i] == 0x25 {
-                guard i + 2 < end, let high = ByteClass.hexValue(buf[i + 1]), let low = ByteClass.hexValue(buf[i + 2]) else {
+                guard i + 2 < end, let high = Hex.value(buf[i + 1]), let low = Hex.value(buf[i + 2]) else {
                     return nil
                 }
-                out.append(UInt8(high << 4 | low))
+                out.append(high << 4 | low)
                 i += 3
             } else {
                 out.append(buf[i])

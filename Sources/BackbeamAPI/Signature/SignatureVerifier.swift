@@ -99,8 +99,8 @@ public struct SignatureVerifier: Sendable {
         var i = 0
         while i < bytes.count {
             if bytes[i] == UInt8(ascii: "%") {
-                guard i + 2 < bytes.count, let high = URLEncodedScanner.hexValue(bytes[i + 1]),
-                      let low = URLEncodedScanner.hexValue(bytes[i + 2]) else { return nil }
+                guard i + 2 < bytes.count, let high = Hex.value(bytes[i + 1]),
+                      let low = Hex.value(bytes[i + 2]) else { return nil }
                 out.append(high << 4 | low)
                 i += 3
             } else {

@@ -1,3 +1,5 @@
+import Core
+
 /// One decoded name/value pair before the lists of a request are assembled.
 struct RawParameter {
     /// The base name (brackets of a list form removed).
@@ -74,7 +76,7 @@ enum URLEncodedScanner {
         while i < end {
             let b = bytes[i]
             if b == UInt8(ascii: "%") {
-                guard i + 2 < end, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) else {
+                guard i + 2 < end, let high = Hex.value(bytes[i + 1]), let low = Hex.value(bytes[i + 2]) else {
                     throw .malformedPercentEscape(source: source, offset: i)
                 }
                 out.append(high << 4 | low)
@@ -89,15 +91,5 @@ enum URLEncodedScanner {
             throw .invalidUTF8(source: source, offset: pairStart)
         }
         return text
-    }
-
-    /// The value of one hexadecimal digit, either case.
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -28,12 +28,21 @@ public enum Hex {
         return out
     }
 
-    private static func value(_ c: UInt8) -> UInt8? {
+    /// The value of one hexadecimal digit (either case), nil for any other byte. Inlinable: the HTTP
+    /// parser's chunk sizes and every API's percent decoding call it once a byte.
+    @inlinable
+    public static func value(_ c: UInt8) -> UInt8? {
         switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        case 0x30...0x39: return c &- 0x30
+        case 0x61...0x66: return c &- 0x61 &+ 10
+        case 0x41...0x46: return c &- 0x41 &+ 10
         default: return nil
         }
+    }
+
+    /// The lower-case hex digit of a value below 16.
+    @inlinable
+    public static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble
     }
 }

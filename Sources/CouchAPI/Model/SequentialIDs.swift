@@ -47,7 +47,7 @@ public final class SequentialIDs: Sendable {
     private static func take(_ state: inout State, _ source: (Int) -> [UInt8]) -> String {
         var text = state.prefix
         for shift in stride(from: 20, through: 0, by: -4) {
-            text.append(hexDigit(UInt8(truncatingIfNeeded: state.counter >> UInt32(shift)) & 0x0F))
+            text.append(Hex.digit(UInt8(truncatingIfNeeded: state.counter >> UInt32(shift)) & 0x0F))
         }
         let step = randomStep(&state, source)
         // counter ≤ 0xFFFFFF and step ≤ 4094: the sum cannot overflow UInt32.
@@ -92,9 +92,5 @@ public final class SequentialIDs: Sendable {
             state.nextRandom += 1
         }
         return out
-    }
-
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

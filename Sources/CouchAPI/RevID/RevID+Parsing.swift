@@ -69,7 +69,7 @@ extension RevKey {
             var low: UInt64 = 0
             var i = 0
             for c in bytes {
-                guard let nibble = hexValue(c) else { return .notHex }
+                guard let nibble = Hex.value(c) else { return .notHex }
                 if i < 16 { high = high << 4 | UInt64(nibble) } else { low = low << 4 | UInt64(nibble) }
                 i += 1
             }
@@ -78,14 +78,5 @@ extension RevKey {
         guard count >= 1, count <= maxTextLength,
               bytes.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E }) else { return .malformed }
         return .key(.text(Array(bytes)))
-    }
-
-    private static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -1,3 +1,5 @@
+import Core
+
 /// One path segment after percent-decoding (spec §1.4, steps 2–4).
 struct PathSegment: Sendable, Equatable {
     /// The decoded text; ill-formed UTF-8 appears as U+FFFD (see `invalidBytes`).
@@ -79,7 +81,7 @@ enum PathSegments {
             let byte = raw[index]
             switch byte {
             case UInt8(ascii: "%"):
-                guard index + 2 < raw.count, let high = hexValue(raw[index + 1]), let low = hexValue(raw[index + 2]) else {
+                guard index + 2 < raw.count, let high = Hex.value(raw[index + 1]), let low = Hex.value(raw[index + 2]) else {
                     throw .badRequest("Invalid percent-encoding in request path")
                 }
                 out.append(high << 4 | low)
@@ -102,14 +104,5 @@ enum PathSegments {
             Result { () throws(CouchError) in try decode(bytes, plusIsSpace: plusIsSpace) }
         }
         return try result.get()
-    }
-
-    private static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

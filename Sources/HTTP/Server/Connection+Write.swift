@@ -4,30 +4,24 @@ extension Connection {
     /// Writes queued output until done or the socket is full (edge-triggered EPOLLOUT calls back then).
     func flush() {
         while phase != .closed {
-            let pending = out.count - outOffset
-            if pending > 0 || !outExtra.isEmpty {
-                switch writeQueued() {
-                case .progress: continue
-                case .wouldBlock:
-                    armWriteDeadline()
-                    return
-                case .failed:
-                    close()
-                    return
-                }
+            // Queued bytes go first: a file's chunks follow the headers and body bytes queued before them.
+            let outcome: WriteOutcome
+            if out.count - outOffset > 0 || !outExtra.isEmpty {
+                outcome = writeQueued()
+            } else if file != nil {
+                outcome = sendFileChunk()
+            } else {
+                break
             }
-            if file != nil {
-                switch sendFileChunk() {
-                case .progress: continue
-                case .wouldBlock:
-                    armWriteDeadline()
-                    return
-                case .failed:
-                    close()
-                    return
-                }
+            switch outcome {
+            case .progress: continue
+            case .wouldBlock:
+                armWriteDeadline()
+                return
+            case .failed:
+                close()
+                return
             }
-            break
         }
         guard phase == .writing else { return }
         // A finished response sets the next deadline itself (or closes).

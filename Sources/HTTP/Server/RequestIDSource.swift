@@ -1,3 +1,4 @@
+import Core
 import Synchronization
 
 /// Request ids: a client's `X-Request-Id` when it is sane, else a per-server random prefix plus a counter
@@ -31,7 +32,7 @@ final class RequestIDSource: Sendable {
                 var rest = value
                 while index > prefix.count {
                     index -= 1
-                    target[index] = RequestIDSource.hexDigit(UInt8(truncatingIfNeeded: rest & 0xF))
+                    target[index] = Hex.digit(UInt8(truncatingIfNeeded: rest & 0xF))
                     rest >>= 4
                 }
                 return prefix.count + digits
@@ -39,10 +40,6 @@ final class RequestIDSource: Sendable {
         }
     }
 
-    /// The lower-case hex digit of a value below 16.
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? 48 &+ nibble : 87 &+ nibble
-    }
 
     /// The client's id when sane, else a new one.
     func id(for header: String?) -> String {
