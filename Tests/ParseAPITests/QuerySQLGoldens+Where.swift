@@ -180,5 +180,11 @@ extension QuerySQLGoldenTests {
          [##"((json_extract(o.data, '$."name"') IN (SELECT json_extract(o.data, '$."name"') FROM parse_objects o WHERE o.class = 'G' AND (((json_extract(o.data, '$."n"') = ?))) AND (o.rperm IS NULL OR EXISTS (SELECT 1 FROM json_each(o.rperm) WHERE value IN (SELECT value FROM json_each(?)))))))"##, ##"integer(1), text("[\"*\",\"u1\",\"role:r1\"]")"##, ##"residual=0 text=- near=-"##]),
         ("user", "G", ##"{"$relatedTo":{"object":{"__type":"Pointer","className":"G","objectId":"nosuch"},"key":"friends"}}"##,
          [##"(0)"##, ##""##, ##"residual=0 text=- near=-"##]),
+        // A subquery on sessions carries a user's own-session term, as a direct find of `_Session` does.
+        ("user", "_User", ##"{"objectId":{"$select":{"query":{"className":"_Session","where":{}},"key":"user.objectId"}}}"##,
+         [##"((o.id IN (SELECT json_extract(o.data, '$."user"."objectId"') FROM parse_objects o WHERE o.class = '_Session' AND (1) AND (o.rperm IS NULL OR EXISTS (SELECT 1 FROM json_each(o.rperm) WHERE value IN (SELECT value FROM json_each(?)))) AND (json_extract(o.data, '$."user"."objectId"') = ?))))"##, ##"text("[\"*\",\"u1\",\"role:r1\"]"), text("u1")"##, ##"residual=0 text=- near=-"##]),
+        // A protected key selected by a subquery is refused as a `where` on it would be.
+        ("user", "G", ##"{"name":{"$select":{"query":{"className":"_User","where":{}},"key":"email"}}}"##,
+         [##"ERROR ParseError(code: 119, message: "This user is not allowed to query email on class _User", status: 400, plainBody: false)"##]),
     ]
 }

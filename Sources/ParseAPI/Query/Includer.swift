@@ -71,32 +71,22 @@ struct Includer {
         return .object(o)
     }
 
-    /// Readable targets rendered as `{"__type":"Object","className":...}`.
+    /// Readable targets rendered as `{"__type":"Object","className":...}`, read with the caller's rights of a
+    /// `get` on their class (`ClassReadAccess`): targets the caller may not get are left out.
     private func fetch(_ cls: String, _ ids: [String], restrict: Set<String>?, exclude: Set<String>) throws
         -> [(String, JSONObject)] {
         let schema = try Schemas.load(cls, tx)
-        guard (try? CLP.check("get", className: cls, schema: schema, caller: caller)) != nil else { return [] }
-        let outcome = (try? CLP.check("get", className: cls, schema: schema, caller: caller)) ?? .allowed
+        let access = ClassReadAccess(className: cls, schema: schema, caller: caller, config: config, operation: "get")
+        guard access.refusal == nil else { return [] }
         var renderer = ObjectRenderer(serverURL: serverURL, appId: appId, schema: schema)
-        let lists = CLP.protectedLists(className: cls, schema: schema, caller: caller, serverWide: config.protectedFields)
-        renderer.protectedFields = lists.base ?? []
+        renderer.protectedFields = access.protected
         if let restrict { renderer.keys = restrict.union(ObjectRenderer.alwaysSelected) }
         renderer.excludeKeys = exclude.subtracting(ObjectRenderer.alwaysSelected)
         var out: [(String, JSONObject)] = []
-        for o in try tx.objects(cls, ids: ids) {
-            if !caller.readsAsMaster {
-                guard ACLPermissions.allows(o.acl, "read", group: caller.aclGroup) else { continue }
-                if cls == "_Session" && o.data["user"]?["objectId"]?.stringValue != caller.userId { continue }
-                if case .pointerRestricted(let f) = outcome, !CLP.objectMatches(f, userId: caller.userId, o) { continue }
-            }
+        for o in try tx.objects(cls, ids: ids) where access.canRead(o) {
             var r = renderer
-            if !lists.userFields.isEmpty {
-                r.protectedFields = CLP.protectedFields(for: o, base: lists.base, userFields: lists.userFields, caller: caller)
-            }
-            if cls == "_User" {
-                r.showAuthData = caller.readsAsMaster || o.objectId == caller.userId
-                if o.objectId == caller.userId { r.protectedFields = [] }
-            }
+            r.protectedFields = access.protectedFields(for: o)
+            if cls == "_User" { r.showAuthData = caller.readsAsMaster || o.objectId == caller.userId }
             var rendered: JSONObject = ["__type": "Object", "className": .string(cls)]
             for (k, v) in r.render(o) { rendered[k] = v }
             out.append((o.objectId, rendered))

@@ -58,16 +58,13 @@ extension QueryRunner {
 
     /// Step 7: each object as this caller sees it.
     func render(_ objects: [StoredObject], _ target: Target, _ projection: Projection, _ access: Access) -> [JSONObject] {
-        let lists = access.protectedLists
+        let perObject = !access.protectedLists.userFields.isEmpty || target.className == "_User"
         var results: [JSONObject] = []
         results.reserveCapacity(objects.count)
         for o in objects {
             var r = projection.renderer
-            if !lists.userFields.isEmpty {
-                r.protectedFields = CLP.protectedFields(for: o, base: lists.base, userFields: lists.userFields, caller: caller)
-            }
+            if perObject { r.protectedFields = access.protectedFields(for: o) }
             if target.className == "_User" { r.showAuthData = caller.readsAsMaster || o.objectId == caller.userId }
-            if target.className == "_User" && o.objectId == caller.userId { r.protectedFields = [] }
             var rendered = r.render(o)
             if target.redirected { rendered["className"] = .string(target.className) }
             for (field, subKeys) in projection.objectSubKeys {

@@ -34,14 +34,9 @@ struct QueryRunner {
         let redirected: Bool
     }
 
-    /// What the caller may do and see on the target class.
-    struct Access {
-        /// The class-level permission outcome of the find (and count).
-        let outcome: CLP.Outcome
-        /// Protected fields that always apply (nil when none does), and the per-object `userField:` lists.
-        let protectedLists: (base: Set<String>?, userFields: [(field: String, list: Set<String>)])
-        var protected: Set<String> { protectedLists.base ?? [] }
-    }
+    /// What the caller may do and see on the target class: the same decision as for every other path that
+    /// reads a class (subqueries, includes, `$relatedTo`), with the outcome of `count` folded in.
+    typealias Access = ClassReadAccess
 
     /// A find planned for the store, with what the store does not evaluate.
     struct FindPlan {
@@ -77,22 +72,21 @@ struct QueryRunner {
         if let key = q.redirectClassNameForKey, case .relation(let related)? = schema?.field(key)?.type {
             target = Target(className: related, schema: try Schemas.load(related, tx), redirected: true)
         }
-        try Schemas.requireReachable(target.schema, className: target.className, caller: caller, config: config)
         return target
     }
 
-    /// Step 2: class-level permissions of the operation (and of `count`), and the protected fields.
+    /// Step 2: whether the caller may read the class at all (system-class rules, class existence, the
+    /// class-level permissions of the operation and of `count`), and the protected fields.
     func checkAccess(_ target: Target, _ q: QueryOptions, op: String) throws -> Access {
-        let cls = target.className, schema = target.schema
-        var outcome = CLP.Outcome.allowed
         let needsFind = !(q.count && q.limit == 0)
-        if needsFind { outcome = try CLP.check(op, className: cls, schema: schema, caller: caller) }
+        var access = ClassReadAccess(className: target.className, schema: target.schema, caller: caller, config: config,
+                                     operation: needsFind ? op : nil)
+        try access.require()
         if q.count {
-            let c = try CLP.check("count", className: cls, schema: schema, caller: caller)
-            if case .pointerRestricted = c { outcome = c }
+            let c = try CLP.check("count", className: target.className, schema: target.schema, caller: caller)
+            if case .pointerRestricted = c { access.outcome = c }
         }
-        let lists = CLP.protectedLists(className: cls, schema: schema, caller: caller, serverWide: config.protectedFields)
-        return Access(outcome: outcome, protectedLists: lists)
+        return access
     }
 
     /// Step 3: the plan. The `where` first, then the caller's access terms; the order, then the page.
@@ -101,12 +95,8 @@ struct QueryRunner {
                                      protectedFields: access.protected, tx: tx, config: config)
         var query = QueryPlan(className: target.className)
         query.conditions.append(try compiler.compile(q.whereClause))
-        query.conditions += QueryAccess.terms(caller: caller, outcome: access.outcome)
-        if target.className == "_Session" && !caller.readsAsMaster {
-            // Sessions are read by their own user only (spec §3.5).
-            query.conditions.append(.storedText(path: ["user", "objectId"], equals: caller.userId ?? ""))
-        }
-        query.order = try sortKeys(q.order, target, protected: access.protected, textSearch: compiler.textSearch)
+        query.conditions += access.terms
+        query.order = try sortKeys(q.order, target, keys: access.keys, textSearch: compiler.textSearch)
         if q.order.isEmpty, let (ref, point) = compiler.nearOrder { query.order.append(.distance(ref, point)) }
         query.limit = q.limit
         query.skip = q.skip
@@ -114,7 +104,7 @@ struct QueryRunner {
     }
 
     /// The sort keys of `order` (spec §7.10); creation order is the store's final tie-breaker.
-    func sortKeys(_ entries: [String], _ target: Target, protected: Set<String>, textSearch: TextSearch?) throws -> [SortKey] {
+    func sortKeys(_ entries: [String], _ target: Target, keys rules: QueryKeyRules, textSearch: TextSearch?) throws -> [SortKey] {
         var keys: [SortKey] = []
         for entry in entries {
             let descending = entry.hasPrefix("-")
@@ -125,9 +115,8 @@ struct QueryRunner {
             }
             let path = key.split(asciiByte: UInt8(ascii: ".")).map(String.init)
             guard let first = path.first else { continue }
-            if protected.contains(first) {
-                throw ParseError(119, "This user is not allowed to query \(key) on class \(target.className)")
-            }
+            // An order is an oracle for the key's values, so it takes the rules of a `where` key.
+            try rules.check(key, first: first)
             let ref = FieldRef(path: path, schema: target.schema)
             let member: String?
             switch ref.type {

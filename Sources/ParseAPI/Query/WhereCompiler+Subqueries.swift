@@ -1,24 +1,25 @@
 import Core
 
 extension WhereCompiler {
-    /// An inner query on `inner` as the caller sees it: CLP `find` checked, its `where` compiled with the
-    /// inner class's protected fields, and the caller's ACL and pointer-permission terms attached.
+    /// An inner query on `inner` as the caller sees it: the same rights as a direct find of that class
+    /// (`ClassReadAccess`: system-class rules, class existence, CLP `find`), its `where` compiled with the
+    /// inner class's protected fields, the selected `key` checked as a `where` key would be (its values are
+    /// what the outer query compares), and the caller's access terms attached.
     mutating func innerQuery(className inner: String, where w: JSONObject, key: String? = nil, usage: String) throws -> Subquery {
         guard FieldNames.isValidClassName(inner) else { throw ParseError(102, "improper usage of \(usage)") }
         guard subqueryDepth + 1 <= Self.maxSubqueryDepth else {
             throw ParseError(102, "Sub-query nesting depth exceeds the maximum of \(Self.maxSubqueryDepth).")
         }
         let innerSchema = try Schemas.load(inner, tx)
-        let outcome = try CLP.check("find", className: inner, schema: innerSchema, caller: caller)
-        var c = WhereCompiler(className: inner, schema: innerSchema, caller: caller,
-                              protectedFields: CLP.protectedFields(className: inner, schema: innerSchema, caller: caller,
-                                                                   serverWide: config.protectedFields),
+        let access = ClassReadAccess(className: inner, schema: innerSchema, caller: caller, config: config, operation: "find")
+        try access.require()
+        if let key { try access.keys.check(key) }
+        var c = WhereCompiler(className: inner, schema: innerSchema, caller: caller, protectedFields: access.protected,
                               tx: tx, config: config)
         c.subqueryDepth = subqueryDepth + 1
         let predicate = try c.clauses(w, depth: 0, topLevel: false)
         let keyRef = FieldRef(path: key.map { $0.split(separator: ".").map(String.init) } ?? ["objectId"], schema: innerSchema)
-        return Subquery(className: inner, predicate: predicate,
-                        access: QueryAccess.terms(caller: caller, outcome: outcome), key: keyRef)
+        return Subquery(className: inner, predicate: predicate, access: access.terms, key: keyRef)
     }
 
     /// `$inQuery` / `$notInQuery` operand -> the inner query selecting object ids.
@@ -40,7 +41,10 @@ extension WhereCompiler {
         return .selectedBy(ref, try innerQuery(className: cls, where: w, key: key, usage: op))
     }
 
-    /// `$relatedTo`: members of the owner's relation; nothing when the caller cannot read the owner.
+    /// `$relatedTo`: members of the owner's relation. The relation is a field of the owner, so it is read
+    /// with the owner's rights, as Parse Server does: a protected relation field is refused like a `where`
+    /// on it (119), and an owner the caller may not get (CLP, ACL, pointer permissions, or no such object)
+    /// has no members.
     mutating func relatedTo(_ value: JSON) throws -> QueryPredicate {
         guard let o = value.objectValue, let obj = o["object"]?.objectValue, let key = o["key"]?.stringValue,
               let cls = obj["className"]?.stringValue, let id = obj["objectId"]?.stringValue,
@@ -48,9 +52,10 @@ extension WhereCompiler {
             throw ParseError(102, "improper usage of $relatedTo")
         }
         if !caller.readsAsMaster {
-            guard let owner = try tx.object(cls, id), ACLPermissions.allows(owner.acl, "read", group: caller.aclGroup) else {
-                return .constant(false)
-            }
+            let owner = ClassReadAccess(className: cls, schema: try Schemas.load(cls, tx), caller: caller, config: config,
+                                        operation: "get")
+            try owner.keys.check(key)
+            guard owner.refusal == nil, let found = try tx.object(cls, id), owner.canRead(found) else { return .constant(false) }
         }
         return .memberOf(RelationField(className: cls, field: key), ownerId: id)
     }

@@ -9,7 +9,8 @@ struct WhereCompiler {
     let className: String
     let schema: ClassSchema?
     let caller: Caller
-    let protectedFields: Set<String>
+    /// The keys the caller may use on this class (sensitive and protected ones are refused).
+    let keys: QueryKeyRules
     let tx: any ParseTransaction
     let config: ParseConfig
     var subqueryDepth = 0
@@ -30,7 +31,7 @@ struct WhereCompiler {
         self.className = className
         self.schema = schema
         self.caller = caller
-        self.protectedFields = protectedFields
+        keys = QueryKeyRules(className: className, caller: caller, protected: protectedFields)
         self.tx = tx
         self.config = config
     }
@@ -85,12 +86,7 @@ struct WhereCompiler {
         let path = key.split(asciiByte: UInt8(ascii: ".")).map(String.init)
         guard let first = path.first else { throw ParseError(105, "Invalid key name: \(key)") }
         if first == "ACL" { throw ParseError(102, "Cannot query on ACL.") }
-        if className == "_User", first == "password" || first == "authData", !caller.isMaster || first == "password" {
-            throw ParseError(105, "Invalid key name: \(key)")
-        }
-        if protectedFields.contains(first) {
-            throw ParseError(119, "This user is not allowed to query \(key) on class \(className)")
-        }
+        try keys.check(key, first: first)
         if className == "_Session", first == "sessionToken" {
             guard path.count == 1, let token = value.stringValue else {
                 throw ParseError(102, "sessionToken may only be compared with a string.")

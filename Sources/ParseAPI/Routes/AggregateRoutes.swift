@@ -22,10 +22,10 @@ enum AggregateRoutes {
         var params = input
         for k in ["hint", "explain", "comment", "readPreference", "includeReadPreference"] { params[k] = nil }
         var whereClause = try params["where"].map(QueryOptions.parseWhere) ?? JSONObject()
-        let config = c.config, url = c.serverURL, appId = c.app.appId
+        let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId
         if let d = params["distinct"] {
             guard let field = d.stringValue, QueryOptions.isKeyPath(field) else { throw ParseError(102, "Invalid distinct field.") }
-            let values = try c.read { tx in try distinct(tx, cls, field, whereClause, config: config) }
+            let values = try c.read { tx in try distinct(tx, cls, field, whereClause, caller: caller, config: config) }
             return .ok(["results": .array(values)])
         }
         let pipeline = try AggregatePipeline.parse(params)
@@ -37,8 +37,10 @@ enum AggregateRoutes {
         let base = whereClause
         let docs = try c.read { tx -> [JSONObject] in
             var out: [JSONObject] = []
-            try stream(tx, cls, base, config: config) { o, schema in
-                out.append(ObjectRenderer(serverURL: url, appId: appId, schema: schema).render(o))
+            try stream(tx, cls, base, caller: caller, config: config) { o, access in
+                var renderer = ObjectRenderer(serverURL: url, appId: appId, schema: access.schema)
+                renderer.protectedFields = access.protectedFields(for: o)
+                out.append(renderer.render(o))
                 if out.count > maxDocuments { throw ParseError(102, "Too many documents for an aggregate pipeline.") }
             }
             return out
@@ -46,27 +48,33 @@ enum AggregateRoutes {
         return .ok(["results": .array(try pipeline.run(docs, skippingFirst: skipFirst).map { .object($0) })])
     }
 
-    /// Streams the objects matching `where` (master view) in creation order.
-    static func stream(_ tx: any ParseTransaction, _ cls: String, _ w: JSONObject, config: ParseConfig,
-                       _ body: (StoredObject, ClassSchema?) throws -> Void) throws {
+    /// Streams the objects matching `where` in creation order, read with the caller's rights of a find
+    /// (`ClassReadAccess`; the routes are master-only, so in practice everything), after checking `readKey`,
+    /// a field whose values the caller reads, as a `where` key.
+    static func stream(_ tx: any ParseTransaction, _ cls: String, _ w: JSONObject, caller: Caller, config: ParseConfig,
+                       readKey: String? = nil, _ body: (StoredObject, ClassReadAccess) throws -> Void) throws {
         guard let schema = try Schemas.load(cls, tx) else { return }
-        var compiler = WhereCompiler(className: cls, schema: schema, caller: .master, protectedFields: [], tx: tx, config: config)
+        let access = ClassReadAccess(className: cls, schema: schema, caller: caller, config: config, operation: "find")
+        try access.require()
+        if let readKey { try access.keys.check(readKey) }
+        var compiler = WhereCompiler(className: cls, schema: schema, caller: caller, protectedFields: access.protected,
+                                     tx: tx, config: config)
         var query = QueryPlan(className: cls)
-        query.conditions = [try compiler.compile(w)]
+        query.conditions = [try compiler.compile(w)] + access.terms
         let residual = compiler.residual
         try tx.stream(query) { o in
-            if residual.allSatisfy({ $0.matches(o) }) { try body(o, schema) }
+            if residual.allSatisfy({ $0.matches(o) }) { try body(o, access) }
             return true
         }
     }
 
     /// Distinct non-null values (array elements counted individually), sorted ascending (spec §17.1).
     static func distinct(_ tx: any ParseTransaction, _ cls: String, _ field: String, _ w: JSONObject,
-                         config: ParseConfig) throws -> [JSON] {
+                         caller: Caller, config: ParseConfig) throws -> [JSON] {
         var seen: Set<String> = []
         var values: [JSON] = []
         let path = JSONPath(field.split(separator: ".").map(String.init))
-        try stream(tx, cls, w, config: config) { o, _ in
+        try stream(tx, cls, w, caller: caller, config: config, readKey: field) { o, _ in
             var v = path.value(in: o.data)
             if path.segments == ["createdAt"] { v = ["__type": "Date", "iso": .string(o.createdAt)] }
             if path.segments == ["updatedAt"] { v = ["__type": "Date", "iso": .string(o.updatedAt)] }

@@ -76,10 +76,8 @@ enum ClassesRoutes {
 
     static func find(_ c: ParseContext, _ cls: String) throws -> ParseReply {
         try FieldNames.checkClassName(cls)
-        if cls == "_Installation" && !c.caller.readsAsMaster {
-            throw ParseError(119, "Clients aren't allowed to perform the find operation on the installation collection.")
-        }
-        if cls == "_Session" && !c.caller.readsAsMaster && c.caller.userId == nil { throw ParseError.invalidSessionToken }
+        // Before the parameters are validated, as Parse Server does; the query checks it again with the rest.
+        try ClassReadAccess.checkClass(cls, caller: c.caller, operation: "find")
         let q = try QueryOptions.parse(c.params, config: c.config)
         let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId, token = c.sessionToken
         let out = try withTextIndexes(c) {
@@ -125,7 +123,7 @@ enum ClassesRoutes {
     static func get(_ c: ParseContext, _ cls: String, _ id: String) throws -> ParseReply {
         try FieldNames.checkClassName(cls)
         for k in c.params.keys where !getParameters.contains(k) { throw ParseError(102, "Improper encode of parameter") }
-        if cls == "_Session" && !c.caller.readsAsMaster && c.caller.userId == nil { throw ParseError.invalidSessionToken }
+        try ClassReadAccess.checkClass(cls, caller: c.caller, operation: "get")
         guard FieldNames.isPlausibleObjectId(id) else { throw ParseError.objectNotFound }
         var params = c.params
         for k in ["readPreference", "includeReadPreference", "subqueryReadPreference"] { params[k] = nil }
