@@ -80,10 +80,14 @@ public struct JSONPath: Hashable, Sendable {
 
     /// Whether the value at the path, or one element of it when it is an array, satisfies `test`: the
     /// array rule of Parse `where` and MongoDB-style selectors (`{"tags": "a"}` matches `["a", "b"]`).
-    public func anyValue(in document: JSONObject, satisfies test: (JSON) -> Bool) -> Bool {
+    public func anyValue<E: Error>(in document: JSONObject, satisfies test: (JSON) throws(E) -> Bool) throws(E) -> Bool {
         guard let v = value(in: document) else { return false }
-        if test(v) { return true }
-        if case .array(let items) = v { return items.contains(where: test) }
+        if try test(v) { return true }
+        if case .array(let items) = v {
+            for item in items {
+                if try test(item) { return true }
+            }
+        }
         return false
     }
 

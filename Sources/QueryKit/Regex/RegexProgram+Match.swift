@@ -1,24 +1,37 @@
 extension RegexProgram {
-    /// Whether the pattern matches anywhere in `text` (unanchored search, as `$regex` means).
+    /// Whether the pattern matches anywhere in `text` (unanchored search, as `$regex` means), however long
+    /// that takes (it is linear in the text, but a long text and a large program multiply).
     public func matches(_ text: String) -> Bool {
-        let input = Array(text.unicodeScalars)
-        return run(input, from: 0, anchored: false)
+        var budget = RegexBudget.unlimited
+        // An unlimited budget is never exceeded.
+        return (try? matches(text, budget: &budget)) ?? false
     }
 
-    /// Pike VM: the thread list holds each program counter at most once per input position.
-    func run(_ input: [Unicode.Scalar], from start: Int, anchored: Bool) -> Bool {
+    /// `matches(_:)` within `budget`: throws `RegexBudgetExceeded` as soon as the budget is spent, however
+    /// far into the text the search is.
+    public func matches(_ text: String, budget: inout RegexBudget) throws(RegexBudgetExceeded) -> Bool {
+        let input = Array(text.unicodeScalars)
+        return try run(input, from: 0, anchored: false, budget: &budget)
+    }
+
+    /// Pike VM: the thread list holds each program counter at most once per input position. Every program
+    /// counter visited is one step of `budget`, spent once per input position.
+    func run(_ input: [Unicode.Scalar], from start: Int, anchored: Bool, budget: inout RegexBudget)
+        throws(RegexBudgetExceeded) -> Bool {
         let n = insts.count
         var current: [Int] = []
         var next: [Int] = []
         var mark = [Int](repeating: -1, count: n)
         var generation = 0
         var stack: [Int] = []
+        var steps = 0
 
-        func add(_ list: inout [Int], _ pc0: Int, _ pos: Int) -> Bool {
+        func add(_ list: inout [Int], _ pc0: Int, _ pos: Int) throws(RegexBudgetExceeded) -> Bool {
             stack.append(pc0)
             while let pc = stack.popLast() {
                 guard pc < n, mark[pc] != generation else { continue }
                 mark[pc] = generation
+                steps &+= 1
                 switch insts[pc] {
                 case .jump(let t): stack.append(t)
                 case .split(let a, let b):
@@ -27,7 +40,7 @@ extension RegexProgram {
                 case .assert(let node):
                     if check(node, input, pos) { stack.append(pc + 1) }
                 case .lookahead(let sub, let negated):
-                    if sub.run(input, from: pos, anchored: true) != negated { stack.append(pc + 1) }
+                    if try sub.run(input, from: pos, anchored: true, budget: &budget) != negated { stack.append(pc + 1) }
                 case .match:
                     stack.removeAll()
                     return true
@@ -40,13 +53,14 @@ extension RegexProgram {
 
         var pos = start
         generation += 1
-        if add(&current, 0, pos) { return true }
+        if try add(&current, 0, pos) { return true }
         while true {
             if current.isEmpty && (anchored || pos >= input.count) { return false }
             guard pos < input.count else { return false }
             let c = caseInsensitive ? RegexCase.fold(input[pos]) : input[pos]
             generation += 1
             next.removeAll(keepingCapacity: true)
+            steps &+= current.count
             for pc in current {
                 var ok = false
                 switch insts[pc] {
@@ -55,12 +69,14 @@ extension RegexProgram {
                 case .set(let set): ok = set.contains(input[pos], caseInsensitive: caseInsensitive)
                 default: ok = false
                 }
-                if ok, add(&next, pc + 1, pos + 1) { return true }
+                if ok, try add(&next, pc + 1, pos + 1) { return true }
             }
             pos += 1
             // Unanchored search: a new thread starts at every position.
-            if !anchored, add(&next, 0, pos) { return true }
+            if !anchored, try add(&next, 0, pos) { return true }
             swap(&current, &next)
+            try budget.spend(steps)
+            steps = 0
         }
     }
 
