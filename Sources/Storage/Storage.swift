@@ -21,6 +21,9 @@ public final class Storage: Sendable {
     let lookups: ReaderPool
     private let closed = Locked(false)
     let blockingHook = BlockingHook()
+    /// The share of the readers that slow reads may hold (see `ReaderShare`); callers that classify their
+    /// reads take a place before a heavy one.
+    public let heavyReads: ReaderShare
 
     /// Opens (creating if needed) the database. Pragmas in order on every connection: busy_timeout,
     /// journal_mode=WAL, synchronous, foreign_keys=ON; readers are opened read-only (and query_only).
@@ -40,6 +43,7 @@ public final class Storage: Sendable {
         var lookupOptions = options
         lookupOptions.mmapSizeBytes = 0
         lookups = try ReaderPool(options: lookupOptions)
+        heavyReads = ReaderShare(options: options, blockingHook: blockingHook)
         writer = Writer(db: writeConnection, maxBatchSize: options.maxBatchSize, observer: observer,
                         bus: bus, logger: logger)
         writer.start()

@@ -23,6 +23,21 @@ public struct StorageOptions: Sendable {
     /// Used only at synchronous FULL or EXTRA.
     public var walWriteBufferBytes = StorageOptions.defaultWalWriteBufferBytes
 
+    /// Read connections that heavy reads (slow queries, see `ReaderShare`) may hold at once; nil for half the
+    /// readers. Never more than `readerCount`, never less than 1.
+    public var heavyReaderCount: Int?
+    /// Heavy reads one client may run at once.
+    public var heavyReadersPerClient = 2
+    /// How long a heavy read waits for a place before it gives up (its caller answers "busy").
+    public var heavyReadWaitMilliseconds = 1000
+
+    /// The heavy-read cap in effect: `heavyReaderCount`, or half the readers, within 1...`readerCount`.
+    /// Half: slow queries keep the CPU busy well before they hold every connection on a machine of a few
+    /// cores, and the other half answers GETs and indexed queries while they run.
+    public var effectiveHeavyReaderCount: Int {
+        max(1, min(readerCount, heavyReaderCount ?? readerCount / 2))
+    }
+
     /// 256 MiB: address space only; the pages themselves are the OS page cache, shared by all connections.
     public static let defaultMmapSizeBytes = 256 << 20
     /// 10,000 pages (about 40 MiB of WAL with 4 KiB pages) instead of SQLite's 1,000. A checkpoint writes
@@ -61,6 +76,11 @@ public struct StorageOptions: Sendable {
         }
         guard readerCount >= 1 else { throw StorageError.misuse("readerCount must be at least 1") }
         guard maxBatchSize >= 1 else { throw StorageError.misuse("maxBatchSize must be at least 1") }
+        if let n = heavyReaderCount, n < 1 { throw StorageError.misuse("heavyReaderCount must be at least 1") }
+        guard heavyReadersPerClient >= 1 else { throw StorageError.misuse("heavyReadersPerClient must be at least 1") }
+        guard heavyReadWaitMilliseconds >= 0 else {
+            throw StorageError.misuse("heavyReadWaitMilliseconds must not be negative")
+        }
         guard statementCacheSize >= 0 else { throw StorageError.misuse("statementCacheSize must not be negative") }
         guard mmapSizeBytes >= 0 else { throw StorageError.misuse("mmapSizeBytes must not be negative") }
         // 0 would turn automatic checkpoints off and let the WAL grow without bound.
