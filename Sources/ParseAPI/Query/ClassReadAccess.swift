@@ -17,8 +17,6 @@ struct ClassReadAccess {
     var outcome: CLP.Outcome
     /// Protected fields that always apply (nil when none does), and the per-object `userField:` lists.
     let protectedLists: (base: Set<String>?, userFields: [(field: String, list: Set<String>)])
-    /// The keys the caller may compare, sort, select or group by.
-    let keys: QueryKeyRules
 
     /// The rights of `caller` for `operation` (`find`, `get`; nil to check only what applies to every read,
     /// as for a query that only counts, whose `count` permission the caller checks).
@@ -41,8 +39,10 @@ struct ClassReadAccess {
         self.outcome = outcome
         protectedLists = CLP.protectedLists(className: className, schema: schema, caller: caller,
                                             serverWide: config.protectedFields)
-        keys = QueryKeyRules(className: className, caller: caller, protected: protectedLists.base ?? [])
     }
+
+    /// The keys the caller may compare, sort, select or group by.
+    var keys: QueryKeyRules { QueryKeyRules(className: className, caller: caller, protected: protected) }
 
     /// The rules of the system classes that come before their schema (spec §10, §12): clients never list
     /// installations, and only a signed-in user lists sessions (their own).
@@ -102,9 +102,16 @@ struct ClassReadAccess {
 /// subquery's matches are an oracle for them).
 struct QueryKeyRules {
     let className: String
-    let caller: Caller
     /// The caller's protected fields of the class.
     let protected: Set<String>
+    /// Whether the caller holds the master key (which alone may query `authData`).
+    let isMaster: Bool
+
+    init(className: String, caller: Caller, protected: Set<String>) {
+        self.className = className
+        self.protected = protected
+        isMaster = caller.isMaster
+    }
 
     /// Throws 105 for the sensitive keys of `_User` (a password; `authData` for all but the master key) and
     /// 119 for a key whose first segment is a protected field.
@@ -115,7 +122,7 @@ struct QueryKeyRules {
 
     /// `check` with the key's first segment already split off.
     func check(_ key: String, first: String) throws {
-        if className == "_User", first == "password" || first == "authData", !caller.isMaster || first == "password" {
+        if className == "_User", first == "password" || first == "authData", !isMaster || first == "password" {
             throw ParseError(105, "Invalid key name: \(key)")
         }
         if protected.contains(first) {
