@@ -57,7 +57,7 @@ final class RecordingTransaction: ParseTransaction {
     func find(_ className: String, path: [String], equals value: SQLScalar, limit: Int) throws -> [StoredObject] {
         try base.find(className, path: path, equals: value, limit: limit)
     }
-    func withTimeLimit(seconds: Double, _ body: () throws -> Void) throws { try base.withTimeLimit(seconds: seconds, body) }
+    func withTimeLimit(until deadline: Deadline, _ body: () throws -> Void) throws { try base.withTimeLimit(until: deadline, body) }
     func addRelation(ownerClass: String, field: String, ownerId: String, memberClass: String, memberIds: [String]) throws {
         try base.addRelation(ownerClass: ownerClass, field: field, ownerId: ownerId, memberClass: memberClass, memberIds: memberIds)
     }

@@ -1,5 +1,5 @@
 import Core
-import Foundation
+import QueryKit
 
 extension QueryRunner {
     /// What the store returned: objects, or their serialized text for a plain answer, and the count.
@@ -9,15 +9,16 @@ extension QueryRunner {
         var count: Int?
     }
 
-    /// Step 5: the store runs the plan. The time budget (spec §7.11) holds inside the store too: a long
-    /// single step (an unindexed scan that matches nothing) is interrupted there and answered with 124.
-    func execute(_ planned: FindPlan, _ q: QueryOptions, plain: Bool, schema: ClassSchema?) throws -> Fetched {
+    /// Step 5: the store runs the plan. The time budget (spec §7.11) ends everything the query does at
+    /// `deadline`: inside the store, a long single step (an unindexed scan that matches nothing) is
+    /// interrupted, and in the regex engine a long match stops part-way; both answer 124.
+    func execute(_ planned: FindPlan, _ q: QueryOptions, plain: Bool, schema: ClassSchema?, deadline: Deadline) throws -> Fetched {
         var fetched = Fetched()
-        try tx.withTimeLimit(seconds: config.queryTimeoutSeconds) {
+        try tx.withTimeLimit(until: deadline) {
             if planned.residual.isEmpty {
                 fetched = try fetchPage(planned.query, q, plain: plain, schema: schema)
             } else {
-                fetched = try fetchFiltered(planned, q)
+                fetched = try fetchFiltered(planned, q, deadline: deadline)
             }
         }
         return fetched
@@ -42,16 +43,16 @@ extension QueryRunner {
     }
 
     /// Candidates streamed in order and checked by the residual filters; paging and count are exact.
-    private func fetchFiltered(_ planned: FindPlan, _ q: QueryOptions) throws -> Fetched {
+    private func fetchFiltered(_ planned: FindPlan, _ q: QueryOptions, deadline: Deadline) throws -> Fetched {
         var fetched = Fetched()
-        var matched = 0, seen = 0
+        var matched = 0
         let residual = planned.residual
-        // The time budget (spec §7.11) is checked between streamed rows.
-        let deadline = Date().addingTimeInterval(config.queryTimeoutSeconds)
+        // One budget for every candidate: the regex engine reads the clock inside long matches, and the
+        // clock is read before each candidate too (decoding a large row takes time of its own).
+        var budget = RegexBudget(deadline: deadline)
         try tx.stream(planned.query) { o in
-            seen += 1
-            if seen % 64 == 0, Date() > deadline { throw ParseError(124, "Query timed out.") }
-            guard residual.allSatisfy({ $0.matches(o) }) else { return true }
+            if deadline.hasPassed { throw ParseError.queryTimedOut }
+            guard try residual.allMatch(o, budget: &budget) else { return true }
             matched += 1
             if matched > q.skip && fetched.objects.count < q.limit { fetched.objects.append(o) }
             return q.count || fetched.objects.count < q.limit
@@ -59,4 +60,9 @@ extension QueryRunner {
         if q.count { fetched.count = matched }
         return fetched
     }
+}
+
+extension ParseError {
+    /// The query's time budget ran out (spec §7.11).
+    static let queryTimedOut = ParseError(124, "Query timed out.")
 }

@@ -27,6 +27,10 @@ struct QueryRunner {
     /// The caller's clear session token, shown on their own session only (spec §3.5).
     var currentToken: String?
 
+    /// When the query's time budget (spec §7.11) ends; nil to start `parse.queryTimeout` when `find` begins.
+    /// A route sets it before it waits for anything on the query's behalf, so that the wait counts.
+    var deadline: Deadline?
+
     /// The class a find reads: the one named, or the target of `redirectClassNameForKey`'s relation.
     struct Target {
         let className: String
@@ -48,6 +52,7 @@ struct QueryRunner {
     }
 
     func find(_ className: String, _ q: QueryOptions, op: String = "find") throws -> Output {
+        let deadline = self.deadline ?? Deadline.after(seconds: config.queryTimeoutSeconds)
         let target = try resolve(className, q)
         let access = try checkAccess(target, q, op: op)
         let planned = try plan(target, q, access)
@@ -55,7 +60,7 @@ struct QueryRunner {
             return Output(results: [], count: q.count ? 0 : nil, serialized: serializedResults ? [] : nil)
         }
         let plain = servesPlain(target, q, access, planned)
-        let fetched = try execute(planned, q, plain: plain, schema: target.schema)
+        let fetched = try execute(planned, q, plain: plain, schema: target.schema, deadline: deadline)
         if plain { return Output(results: [], count: fetched.count, serialized: fetched.serialized) }
         let projection = projection(target, q, access)
         var results = render(fetched.objects, target, projection, access)

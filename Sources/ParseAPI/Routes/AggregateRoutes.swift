@@ -23,9 +23,13 @@ enum AggregateRoutes {
         for k in ["hint", "explain", "comment", "readPreference", "includeReadPreference"] { params[k] = nil }
         var whereClause = try params["where"].map(QueryOptions.parseWhere) ?? JSONObject()
         let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId
+        // Both forms read every matching object of the class, within the query time budget.
+        let deadline = Deadline.after(seconds: config.queryTimeoutSeconds)
         if let d = params["distinct"] {
             guard let field = d.stringValue, QueryOptions.isKeyPath(field) else { throw ParseError(102, "Invalid distinct field.") }
-            let values = try c.read { tx in try distinct(tx, cls, field, whereClause, caller: caller, config: config) }
+            let values = try c.read { tx in
+                try distinct(tx, cls, field, whereClause, caller: caller, config: config, deadline: deadline)
+            }
             return .ok(["results": .array(values)])
         }
         let pipeline = try AggregatePipeline.parse(params)
@@ -37,7 +41,7 @@ enum AggregateRoutes {
         let base = whereClause
         let docs = try c.read { tx -> [JSONObject] in
             var out: [JSONObject] = []
-            try stream(tx, cls, base, caller: caller, config: config) { o, access in
+            try stream(tx, cls, base, caller: caller, config: config, deadline: deadline) { o, access in
                 var renderer = ObjectRenderer(serverURL: url, appId: appId, schema: access.schema)
                 renderer.protectedFields = access.protectedFields(for: o)
                 out.append(renderer.render(o))
@@ -50,9 +54,10 @@ enum AggregateRoutes {
 
     /// Streams the objects matching `where` in creation order, read with the caller's rights of a find
     /// (`ClassReadAccess`; the routes are master-only, so in practice everything), after checking `readKey`,
-    /// a field whose values the caller reads, as a `where` key.
+    /// a field whose values the caller reads, as a `where` key. Everything ends with 124 at `deadline`.
     static func stream(_ tx: any ParseTransaction, _ cls: String, _ w: JSONObject, caller: Caller, config: ParseConfig,
-                       readKey: String? = nil, _ body: (StoredObject, ClassReadAccess) throws -> Void) throws {
+                       deadline: Deadline, readKey: String? = nil,
+                       _ body: (StoredObject, ClassReadAccess) throws -> Void) throws {
         guard let schema = try Schemas.load(cls, tx) else { return }
         let access = ClassReadAccess(className: cls, schema: schema, caller: caller, config: config, operation: "find")
         try access.require()
@@ -62,19 +67,23 @@ enum AggregateRoutes {
         var query = QueryPlan(className: cls)
         query.conditions = [try compiler.compile(w)] + access.terms
         let residual = compiler.residual
-        try tx.stream(query) { o in
-            if residual.allSatisfy({ $0.matches(o) }) { try body(o, access) }
-            return true
+        var budget = RegexBudget(deadline: deadline)
+        try tx.withTimeLimit(until: deadline) {
+            try tx.stream(query) { o in
+                if deadline.hasPassed { throw ParseError.queryTimedOut }
+                if try residual.allMatch(o, budget: &budget) { try body(o, access) }
+                return true
+            }
         }
     }
 
     /// Distinct non-null values (array elements counted individually), sorted ascending (spec §17.1).
     static func distinct(_ tx: any ParseTransaction, _ cls: String, _ field: String, _ w: JSONObject,
-                         caller: Caller, config: ParseConfig) throws -> [JSON] {
+                         caller: Caller, config: ParseConfig, deadline: Deadline) throws -> [JSON] {
         var seen: Set<String> = []
         var values: [JSON] = []
         let path = JSONPath(field.split(separator: ".").map(String.init))
-        try stream(tx, cls, w, caller: caller, config: config, readKey: field) { o, _ in
+        try stream(tx, cls, w, caller: caller, config: config, deadline: deadline, readKey: field) { o, _ in
             var v = path.value(in: o.data)
             if path.segments == ["createdAt"] { v = ["__type": "Date", "iso": .string(o.createdAt)] }
             if path.segments == ["updatedAt"] { v = ["__type": "Date", "iso": .string(o.updatedAt)] }

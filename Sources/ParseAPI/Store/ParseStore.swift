@@ -89,8 +89,8 @@ protocol ParseTransaction: AnyObject {
     func runCount(_ query: QueryPlan) throws -> Int
     /// Streams the query's objects in order (limit/skip ignored); `body` returns false to stop.
     func stream(_ query: QueryPlan, _ body: (StoredObject) throws -> Bool) throws
-    /// Runs `body` with its statements interrupted once `seconds` have passed (throws error 124 then).
-    func withTimeLimit(seconds: Double, _ body: () throws -> Void) throws
+    /// Runs `body` with its statements interrupted once `deadline` has passed (throws error 124 then).
+    func withTimeLimit(until deadline: Deadline, _ body: () throws -> Void) throws
 
     // Relations
     func addRelation(ownerClass: String, field: String, ownerId: String, memberClass: String, memberIds: [String]) throws

@@ -78,9 +78,9 @@ final class SQLiteTransaction: ParseTransaction {
         self.writer = writer
     }
 
-    func withTimeLimit(seconds: Double, _ body: () throws -> Void) throws {
+    func withTimeLimit(until deadline: Deadline, _ body: () throws -> Void) throws {
         do {
-            try db.withTimeLimit(seconds: seconds, body)
+            try db.withTimeLimit(untilUptimeNanoseconds: deadline.uptimeNanoseconds, body)
         } catch StorageError.interrupted {
             throw ParseError(124, "Query timed out.")
         }
