@@ -31,6 +31,9 @@ public enum StorageBootstrap {
         options.synchronous = config.synchronous
         options.busyTimeoutMilliseconds = config.busyTimeoutMilliseconds
         options.readerCount = config.readers
+        options.heavyReaderCount = config.heavyReaders
+        options.heavyReadersPerClient = config.heavyReadersPerClient
+        options.heavyReadWaitMilliseconds = config.heavyReadWaitMilliseconds
         options.maxBatchSize = config.maxBatchSize
         options.mmapSizeBytes = config.mmapSizeMiB << 20
         options.walAutocheckpointPages = config.walAutocheckpointPages

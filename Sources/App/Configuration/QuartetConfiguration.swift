@@ -75,6 +75,9 @@ public struct QuartetConfiguration: Sendable {
     public var synchronous: String { string("storage", "synchronous") ?? "FULL" }
     public var busyTimeoutMilliseconds: Int { int("storage", "busyTimeoutMilliseconds") }
     public var readers: Int { int("storage", "readers") }
+    public var heavyReaders: Int? { value("storage", "heavyReaders").int64Value.flatMap { Int(exactly: $0) } }
+    public var heavyReadersPerClient: Int { int("storage", "heavyReadersPerClient") }
+    public var heavyReadWaitMilliseconds: Int { int("storage", "heavyReadWaitMilliseconds") }
     public var maxBatchSize: Int { int("storage", "maxBatchSize") }
     public var mmapSizeMiB: Int { int("storage", "mmapSizeMiB") }
     public var walAutocheckpointPages: Int { int("storage", "walAutocheckpointPages") }
