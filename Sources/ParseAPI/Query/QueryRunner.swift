@@ -31,6 +31,10 @@ struct QueryRunner {
     /// A route sets it before it waits for anything on the query's behalf, so that the wait counts.
     var deadline: Deadline?
 
+    /// The query's place among the heavy reads, taken when the plan turns out heavy (`QueryCost`); nil
+    /// where slow queries share nothing (a transactional batch).
+    var heavyReads: HeavyReadAdmission?
+
     /// The class a find reads: the one named, or the target of `redirectClassNameForKey`'s relation.
     struct Target {
         let className: String
@@ -59,6 +63,7 @@ struct QueryRunner {
         guard target.schema != nil else {
             return Output(results: [], count: q.count ? 0 : nil, serialized: serializedResults ? [] : nil)
         }
+        if let heavyReads, QueryCost.isHeavy(planned, schema: target.schema, counts: q.count) { try heavyReads.enterNow() }
         let plain = servesPlain(target, q, access, planned)
         let fetched = try execute(planned, q, plain: plain, schema: target.schema, deadline: deadline)
         if plain { return Output(results: [], count: fetched.count, serialized: fetched.serialized) }

@@ -23,11 +23,11 @@ enum AggregateRoutes {
         for k in ["hint", "explain", "comment", "readPreference", "includeReadPreference"] { params[k] = nil }
         var whereClause = try params["where"].map(QueryOptions.parseWhere) ?? JSONObject()
         let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId
-        // Both forms read every matching object of the class, within the query time budget.
+        // Both forms read every matching object of the class: heavy reads, within the query time budget.
         let deadline = Deadline.after(seconds: config.queryTimeoutSeconds)
         if let d = params["distinct"] {
             guard let field = d.stringValue, QueryOptions.isKeyPath(field) else { throw ParseError(102, "Invalid distinct field.") }
-            let values = try c.read { tx in
+            let values = try c.readHeavy(deadline: deadline) { tx in
                 try distinct(tx, cls, field, whereClause, caller: caller, config: config, deadline: deadline)
             }
             return .ok(["results": .array(values)])
@@ -39,7 +39,7 @@ enum AggregateRoutes {
             skipFirst = true
         }
         let base = whereClause
-        let docs = try c.read { tx -> [JSONObject] in
+        let docs = try c.readHeavy(deadline: deadline) { tx -> [JSONObject] in
             var out: [JSONObject] = []
             try stream(tx, cls, base, caller: caller, config: config, deadline: deadline) { o, access in
                 var renderer = ObjectRenderer(serverURL: url, appId: appId, schema: access.schema)

@@ -80,13 +80,14 @@ enum ClassesRoutes {
         try ClassReadAccess.checkClass(cls, caller: c.caller, operation: "find")
         let q = try QueryOptions.parse(c.params, config: c.config)
         let caller = c.caller, config = c.config, url = c.serverURL, appId = c.app.appId, token = c.sessionToken
-        // The budget starts now, before anything the query waits for.
+        // The budget starts now: a wait for a heavy-read place (`readQuery`) is part of it.
         let deadline = Deadline.after(seconds: config.queryTimeoutSeconds)
         let out = try withTextIndexes(c) {
-            try c.read { tx in
+            try c.readQuery(deadline: deadline) { tx, heavyReads in
                 var runner = QueryRunner(tx: tx, caller: caller, config: config, serverURL: url, appId: appId)
                 runner.currentToken = token
                 runner.deadline = deadline
+                runner.heavyReads = heavyReads
                 // A batch item too: `ParseReply.jsonBody` parses the bytes once, as decoding the rows would.
                 runner.serializedResults = true
                 return try runner.find(cls, q)

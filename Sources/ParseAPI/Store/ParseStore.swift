@@ -33,10 +33,13 @@ protocol ParseStore: Sendable {
     func refreshStatistics() throws
     /// Like `read`, for a body that runs exactly one statement: it may skip the transaction around it.
     func readStatement<T>(_ body: (any ParseTransaction) throws -> T) throws -> T
+    /// The share of the read connections that slow queries may hold at once (nil: no cap).
+    var heavyReads: ReaderShare? { get }
 }
 
 extension ParseStore {
     func readStatement<T>(_ body: (any ParseTransaction) throws -> T) throws -> T { try read(body) }
+    var heavyReads: ReaderShare? { nil }
 }
 
 extension ParseTransaction {

@@ -25,6 +25,8 @@ final class SQLiteParseStore: ParseStore {
         try storage.readStatement { db in try body(SQLiteTransaction(db: db, textIndexes: textIndexes)) }
     }
 
+    var heavyReads: ReaderShare? { storage.heavyReads }
+
     func write<T: Sendable>(_ body: @escaping @Sendable (any ParseTransaction) throws -> T) throws -> T {
         return try storage.writeAndWait { [self] ctx in try body(transaction(ctx)) }
     }
