@@ -25,6 +25,7 @@ extension SQLiteBackbeamStore {
     public func delete(space: SpaceID, entity: String, id: String) throws -> ObjectRecord? {
         try storage.writeAndWait { ctx -> ObjectRecord? in
             guard let record = try ObjectRows.load(ctx.db, space: space, id: id), record.entity == entity else { return nil }
+            try self.releaseFile(ctx, seq: record.seq)
             try Cascade.delete(ctx.db, seq: record.seq)
             return record
         }
@@ -35,7 +36,10 @@ extension SQLiteBackbeamStore {
             let catalogue = try Self.loadCatalogue(ctx.db, space: request.space)
             let runner = QueryRunner(db: ctx.db, catalogue: catalogue, request: request)
             let seqs = try runner.matchingSeqs()
-            for seq in seqs { try Cascade.delete(ctx.db, seq: seq) }
+            for seq in seqs {
+                try self.releaseFile(ctx, seq: seq)
+                try Cascade.delete(ctx.db, seq: seq)
+            }
             return seqs.count
         }
     }

@@ -9,15 +9,18 @@ import Synchronization
 /// one snapshot (§7.1).
 public final class SQLiteBackbeamStore: BackbeamStore {
     let storage: Storage
+    /// Where file content lives (§5.3); nil for a store without files.
+    let blobs: BlobStore?
     /// Field catalogues by space, as last read, with the generation they were read at.
     private let catalogues = Mutex<[SpaceID: (generation: UInt64, catalogue: FieldCatalogue)]>([:])
     /// Raised after every commit that changed a catalogue; cached catalogues of older generations are read
     /// again. It is read before a catalogue is loaded, so a load that raced a commit is tagged old.
     private let catalogueGeneration = Atomic<UInt64>(0)
 
-    /// A store on `storage`, whose migrations have run.
-    public init(storage: Storage) {
+    /// A store on `storage`, whose migrations have run, keeping file content in `blobs`.
+    public init(storage: Storage, blobs: BlobStore? = nil) {
         self.storage = storage
+        self.blobs = blobs
     }
 
     // MARK: - Projects
