@@ -60,7 +60,7 @@ let package = Package(
                 dependencies: ["Core", "HTTP", "Storage", "Auth", "ChangeFeed", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .target(name: "BackbeamAPI",
-                dependencies: ["Core", "HTTP", "Storage", "Auth", "QueryKit", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["Core", "HTTP", "Storage", "Auth", "Files", "QueryKit", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .target(name: "CouchAPI",
                 dependencies: ["Core", "HTTP", "Storage", "Auth", .product(name: "Logging", package: "swift-log")],

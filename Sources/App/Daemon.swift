@@ -98,7 +98,8 @@ public final class Daemon: @unchecked Sendable {
         couch.mount(on: router)
         self.couch = couch
         let backbeam = try BackbeamService(config: config.section("backbeam"), storage: opened.storage, logger: logger,
-                                           serverAdmin: admin, tempDirectory: config.tempDirectory)
+                                           serverAdmin: admin, tempDirectory: config.tempDirectory, blobs: opened.blobs,
+                                           imageDirectory: config.dataDir + "/backbeam-images", metrics: metrics)
         backbeam.mount(on: router)
         return router
     }

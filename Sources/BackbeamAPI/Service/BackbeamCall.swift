@@ -27,16 +27,26 @@ public struct BackbeamCall: Sendable {
     public func path(_ name: String) -> String { pathParameters[name] ?? "" }
 }
 
-/// An endpoint's answer: the HTTP status and the JSON body (wrapped for JSONP by the dispatcher).
+/// An endpoint's answer: the HTTP status and the JSON body (wrapped for JSONP by the dispatcher), or a
+/// whole HTTP response (file downloads, §5.3.3).
 public struct BackbeamReply: Sendable {
     /// The HTTP status (200, or 201 on creation; errors are thrown as `BackbeamError`).
     public var status: Int
     /// The JSON body.
     public var body: [UInt8]
+    /// A response sent as it is (plus CORS) instead of a JSON body.
+    public var response: HTTPResponse?
 
     /// A reply.
     public init(status: Int = 200, body: [UInt8]) {
         self.status = status
         self.body = body
+    }
+
+    /// A reply that is a whole response.
+    public init(response: HTTPResponse) {
+        self.status = response.status.code
+        self.body = []
+        self.response = response
     }
 }

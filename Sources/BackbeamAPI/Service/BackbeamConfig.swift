@@ -37,6 +37,10 @@ public struct BackbeamConfig: Sendable {
     public var bcryptCost = 10
     /// Age after which sessions stop working; 0 = never (§3.7).
     public var sessionMaxAgeDays = 0
+    /// Largest upload body (§2.5): 50 MiB.
+    public var maxUploadBytes = 50 << 20
+    /// Image resizing of downloads (§5.3.5).
+    public var images = ImageSettings()
 
     /// The defaults.
     public init() {}
@@ -60,6 +64,7 @@ public struct BackbeamConfig: Sendable {
         "enabled", "projects", "defaultProject", "defaultEnv", "trustForwardedHost", "signatureWindowSeconds",
         "maxLimit", "maxBodyBytes", "maxRequestTargetBytes", "maxHeaderBytes", "maxParameters", "maxValueBytes",
         "maxEntities", "maxFieldsPerEntity", "jsonp", "nonceCacheCapacity", "bcryptCost", "sessionMaxAgeDays",
+        "maxUploadBytes", "images",
     ]
 
     /// Reads and validates the section.
@@ -82,6 +87,8 @@ public struct BackbeamConfig: Sendable {
         nonceCacheCapacity = try section.int("nonceCacheCapacity", 2_000_000, min: 1, max: cap)
         bcryptCost = try section.int("bcryptCost", 10, min: 4, max: 31)
         sessionMaxAgeDays = try section.int("sessionMaxAgeDays", 0, min: 0, max: 100_000)
+        maxUploadBytes = try section.int("maxUploadBytes", 50 << 20, min: 1024, max: cap)
+        images = try ImageSettings(try section.nested("images"))
         if let name = try section.string("defaultProject") {
             guard Self.isValidProjectName(name) else { throw section.fail("defaultProject", "is not a valid project name") }
             defaultProject = name

@@ -58,6 +58,10 @@ final class BackbeamDispatcher: Sendable {
         let callback = config.jsonp ? decoded.callback : nil
         do {
             let reply = try dispatch(request, decoded, fileParts: fileParts)
+            if var response = reply.response {
+                response.headers.set("Access-Control-Allow-Origin", "*")
+                return response
+            }
             return BackbeamResponses.json(reply.body, status: reply.status, callback: callback)
         } catch let refusal as MethodRefusal {
             return BackbeamResponses.error(BackbeamError(.methodNotAllowed), callback: callback, allow: refusal.allowed)
@@ -124,7 +128,7 @@ final class BackbeamDispatcher: Sendable {
             let parts: [MultipartPart]
             do {
                 parts = try Multipart.parse(request.body, boundary: boundary, maxParts: config.maxParameters + 1,
-                                            maxPartBytes: max(config.maxBodyBytes, config.maxValueBytes),
+                                            maxPartBytes: max(config.maxBodyBytes, config.maxValueBytes, config.maxUploadBytes),
                                             inMemoryThreshold: 1 << 20, tempDirectory: tempDirectory)
             } catch {
                 throw BackbeamError(.invalidParameters, "The multipart body is malformed")

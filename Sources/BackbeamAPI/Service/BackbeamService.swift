@@ -17,22 +17,35 @@ public final class BackbeamService: Sendable {
     public let endpoints: EndpointTable
     private let dispatcher: BackbeamDispatcher
     private let serverAdmin: ServerAdmin?
+    /// The file endpoints' services; nil without a blob store.
+    private let files: FileServices?
 
     /// The roots served at the daemon's root path (§1.4), and the path-prefix mount.
     public static let roots = ["/data", "/user", "/push", APITarget.prefix]
 
     /// Validates `config` (the `backbeam` section; throws `ConfigError` naming the key), makes sure every
     /// declared project has its two spaces and declared indexes, and registers the endpoints.
+    /// With `blobs`, file objects are served (§5.3), their resized variants cached in `backbeam.images.directory`
+    /// or else `imageDirectory`, with the image cache's gauges in `metrics`.
     public convenience init(config: JSONObject, storage: Storage, logger: Logger, serverAdmin: ServerAdmin?,
-                            tempDirectory: String) throws {
-        try self.init(config: try BackbeamConfig(config), store: SQLiteBackbeamStore(storage: storage), logger: logger,
-                      serverAdmin: serverAdmin, tempDirectory: tempDirectory)
+                            tempDirectory: String, blobs: BlobStore? = nil, imageDirectory: String? = nil,
+                            metrics: MetricsRegistry? = nil) throws {
+        let parsed = try BackbeamConfig(config)
+        let store = SQLiteBackbeamStore(storage: storage, blobs: blobs)
+        let files = try blobs.map {
+            try FileServices(store: store, blobs: $0, settings: parsed.images,
+                             defaultImageDirectory: imageDirectory ?? $0.directory + "-images", metrics: metrics)
+        }
+        try self.init(config: parsed, store: store, logger: logger, serverAdmin: serverAdmin, tempDirectory: tempDirectory,
+                      files: files)
     }
 
     /// The service over any store.
     public init(config: BackbeamConfig, store: any BackbeamStore, logger: Logger, serverAdmin: ServerAdmin?,
-                tempDirectory: String, clock: @escaping @Sendable () -> Int64 = BackbeamClock.now) throws {
+                tempDirectory: String, clock: @escaping @Sendable () -> Int64 = BackbeamClock.now,
+                files: FileServices? = nil) throws {
         self.config = config
+        self.files = files
         self.serverAdmin = serverAdmin
         var declared: [String: Project] = [:]
         for (name, project) in config.projects {
@@ -56,6 +69,11 @@ public final class BackbeamService: Sendable {
         }
         context = ServiceContext(config: config, store: store, projects: projects, bqlLimits: BQLLimits(), logger: logger)
         endpoints = EndpointTable()
+        // File routes first: the route table is matched top to bottom (§1.4).
+        if let files {
+            FileUploadRoutes.register(on: endpoints, context, files: files)
+            FileDownloadRoutes.register(on: endpoints, context, files: files)
+        }
         DataQueryRoutes.register(on: endpoints, context)
         DataGeoRoutes.register(on: endpoints, context)
         DataObjectRoutes.register(on: endpoints, context)
@@ -84,6 +102,17 @@ public final class BackbeamService: Sendable {
             let group = router.group(root, limits: limits, errorRenderer: { error, _ in Self.renderEarly(error) },
                                      logsQuery: false)
             group.on(Self.methods, "*") { request in .response(dispatcher.handle(request)) }
+            // Uploads may be larger than other bodies (§2.5): their routes carry the upload limit.
+            if files != nil {
+                let prefix = root == APITarget.prefix ? "/:project/:env/data" : root == "/data" ? "" : nil
+                if let prefix {
+                    for pattern in [prefix + "/file/upload", prefix + "/file/upload/:id"] {
+                        group.on([.post, .put], pattern, maxBodyBytes: config.maxUploadBytes) { request in
+                            .response(dispatcher.handle(request))
+                        }
+                    }
+                }
+            }
         }
         let admin = router.group("/_quartet/admin/backbeam", errorRenderer: { error, _ in AdminReplies.early(error) })
         AdminRoutes.register(on: admin, context, serverAdmin: serverAdmin)
