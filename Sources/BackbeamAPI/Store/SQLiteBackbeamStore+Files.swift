@@ -50,12 +50,13 @@ extension SQLiteBackbeamStore: BackbeamFileStore {
     }
 
     /// Inside a deletion's transaction: drops the file row of object `seq`, if it is a file, and releases its
-    /// blob (collected once nothing references it, §5.2.7).
+    /// blob (collected once nothing references it, §5.2.7). A store without a blob store holds no files.
     func releaseFile(_ ctx: WriteContext, seq: Int64) throws {
+        guard let blobs else { return }
         guard let row = try ctx.db.queryOne("SELECT blob FROM bb_files WHERE object = ?", [.integer(seq)]),
               let blob = row[0].string else { return }
         try ctx.db.run("DELETE FROM bb_files WHERE object = ?", [.integer(seq)])
-        try blobs?.release(blob, in: ctx)
+        try blobs.release(blob, in: ctx)
     }
 }
 
