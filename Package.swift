@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "ChangeFeedTests", dependencies: ["ChangeFeed", "HTTP", "Storage"], swiftSettings: strict),
         .testTarget(name: "ParseAPITests", dependencies: ["ParseAPI", "Core"], swiftSettings: strict),
         .testTarget(name: "DatastoreAPITests", dependencies: ["DatastoreAPI", "Core", "Auth"], swiftSettings: strict),
-        .testTarget(name: "BackbeamAPITests", dependencies: ["BackbeamAPI", "Core", "Storage"], swiftSettings: strict),
+        .testTarget(name: "BackbeamAPITests", dependencies: ["BackbeamAPI", "Core", "Storage", "Files"], swiftSettings: strict),
         .testTarget(name: "CouchAPITests", dependencies: ["CouchAPI", "Core", "HTTP", "Storage", "Auth"],
                     swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Core"], swiftSettings: strict),
