@@ -13,10 +13,20 @@ enum FileDownloadRoutes {
         // Downloads are never signed: leftover key, signature, method and path parameters are ignored (§3.5).
         let unsigned = EndpointOptions(signed: false)
         table.on("GET", "/data/file/download/:id", unsigned) { call in
-            try download(call, version: nil, service, files)
+            try plainErrors { try download(call, version: nil, service, files) }
         }
         table.on("GET", "/data/file/download/:id/:version", unsigned) { call in
-            try download(call, version: call.path("version"), service, files)
+            try plainErrors { try download(call, version: call.path("version"), service, files) }
+        }
+    }
+
+    /// JSONP does not apply to downloads (§2.3.3): their errors are answered as plain JSON even with a
+    /// `callback` parameter.
+    static func plainErrors(_ body: () throws -> BackbeamReply) throws -> BackbeamReply {
+        do {
+            return try body()
+        } catch let error as BackbeamError {
+            return BackbeamReply(response: BackbeamResponses.error(error, callback: nil))
         }
     }
 

@@ -262,5 +262,7 @@ final class BackbeamFileTests: BackbeamTestCase {
         XCTAssertEqual(try api.send("DELETE", "/data/file/\(id)").status, 200)
         assertError(BBResponse(raw: try api.download("/data/file/download/\(id)/1")), 404, "ObjectNotFound")
         assertError(BBResponse(raw: try api.download("/data/file/download/bad$id")), 404, "ObjectNotFound")
+        // JSONP does not apply to downloads.
+        assertError(BBResponse(raw: try api.download("/data/file/download/nosuch00000", query: "callback=cb")), 404, "ObjectNotFound")
     }
 }
