@@ -26,10 +26,11 @@ enum FileUploadRoutes {
         let catalogue = try service.store.catalogue(space: call.space)
         // Plain `title` / `description` parameters are the older SDKs' way to set them (§5.3.1); a new file's
         // title defaults to its name.
+        let schema = call.project.schema
         addDefault(&commands, field: "title", type: .text, value: call.parameters.value("title") ?? (id == nil ? filename : nil),
-                   catalogue: catalogue)
+                   catalogue: catalogue, schema: schema)
         addDefault(&commands, field: "description", type: .textarea, value: call.parameters.value("description"),
-                   catalogue: catalogue)
+                   catalogue: catalogue, schema: schema)
         let blob: BlobReference
         do {
             blob = try Uploads.store(part.body, in: files.blobs,
@@ -49,11 +50,12 @@ enum FileUploadRoutes {
     }
 
     /// Adds `set-<field>=<value>` unless the request has a command for the field already. The type goes
-    /// along as a suffix only while the field has none, so a field typed otherwise by the app stays valid.
+    /// along as a suffix only while neither the schema nor the catalogue types the field, so a field typed
+    /// otherwise by the app stays valid.
     static func addDefault(_ commands: inout CommandSet, field: String, type: FieldType, value: String?,
-                           catalogue: FieldCatalogue) {
+                           catalogue: FieldCatalogue, schema: ProjectSchema?) {
         guard let value, commands.commands(for: field) == nil else { return }
-        let known = catalogue.field(field, of: "file")?.type != nil
+        let known = catalogue.field(field, of: "file")?.type != nil || schema?.field(field, of: "file") != nil
         var c = FieldCommands(field: field, suffix: known ? nil : type)
         c.set = value
         commands.fields.append(c)

@@ -19,6 +19,7 @@ extension SQLiteBackbeamStore: BackbeamFileStore {
             }
             let version = (previous?.version ?? 0) + 1
             var write = request
+            write.schema = FileFields.schema(request.schema)
             write.commands = FileFields.commands(request.commands, content: content, version: version,
                                                  replacing: previous != nil)
             var writer = ObjectWriter(db: db, request: write)
@@ -62,6 +63,24 @@ extension SQLiteBackbeamStore: BackbeamFileStore {
 
 /// The server-managed fields of file objects (§5.3.4), written as commands next to the client's.
 enum FileFields {
+    /// The fields every file has, with their types (§5.3.4): `file` is a predefined entity, so a strict
+    /// schema need not declare them for uploads to work.
+    static let predefined: [(String, FieldType)] = [
+        ("version", .number), ("filename", .text), ("mime", .text), ("size", .number), ("width", .number),
+        ("height", .number), ("title", .text), ("description", .textarea),
+    ]
+
+    /// `schema` with the predefined fields of `file` added where it does not declare them; nil stays nil.
+    static func schema(_ schema: ProjectSchema?) -> ProjectSchema? {
+        guard var schema else { return nil }
+        var entity = schema.entities["file"] ?? EntitySchema()
+        for (field, type) in predefined where entity.fields[field] == nil {
+            entity.fields[field] = SchemaField(type: type)
+        }
+        schema.entities["file"] = entity
+        return schema
+    }
+
     /// `commands` with `version`, `filename`, `mime`, `size` and `width`/`height` set from `content` (cleared
     /// on a new version whose content has no readable image header). Each carries its type as a suffix, so a
     /// file's fields have their types from the first upload on.

@@ -39,6 +39,20 @@ final class BackbeamFileTests: BackbeamTestCase {
         XCTAssertEqual(unnamed.main?["mime#t"], .string("application/octet-stream"))
     }
 
+    func test_BB_095_uploadUnderAStrictSchema() throws {
+        // `file` is predefined: a strict schema that declares only an app field of it still takes uploads.
+        let strict = try BackbeamServer(demoSchema: #"{"strict":true,"entities":{"file":{"fields":{"album":"t"}}}}"#)
+        defer { strict.stop() }
+        let r = try strict.client().upload(p(("set-album", "Summer")),
+                                           file: BBFilePart(filename: "photo.jpg", contentType: "image/jpeg", bytes: photo))
+        XCTAssertEqual(r.status, 201, r.text)
+        XCTAssertEqual(r.main?["album#t"], .string("Summer"))
+        XCTAssertEqual(r.main?["width#n"]?.int64Value, 800)
+        XCTAssertEqual(r.main?["title#t"], .string("photo.jpg"))
+        assertError(try strict.client().upload(p(("set-other", "x")), file: BBFilePart(filename: "a.jpg", contentType: "image/jpeg", bytes: photo)),
+                    400, "InvalidParameters")
+    }
+
     func test_BB_096_uploadRequestShapesOfTheSDKs() throws {
         let a = try create("tag", p(("set-name", "a")))
         let b = try create("tag", p(("set-name", "b")))
