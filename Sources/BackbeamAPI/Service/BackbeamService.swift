@@ -32,9 +32,11 @@ public final class BackbeamService: Sendable {
                             metrics: MetricsRegistry? = nil) throws {
         let parsed = try BackbeamConfig(config)
         let store = SQLiteBackbeamStore(storage: storage, blobs: blobs)
-        let files = try blobs.map {
-            try FileServices(store: store, blobs: $0, settings: parsed.images,
-                             defaultImageDirectory: imageDirectory ?? $0.directory + "-images", metrics: metrics)
+        // A disabled API makes no variant cache directory.
+        let files = try blobs.flatMap { blobs -> FileServices? in
+            guard parsed.enabled else { return nil }
+            return try FileServices(store: store, blobs: blobs, settings: parsed.images,
+                                    defaultImageDirectory: imageDirectory ?? blobs.directory + "-images", metrics: metrics)
         }
         try self.init(config: parsed, store: store, logger: logger, serverAdmin: serverAdmin, tempDirectory: tempDirectory,
                       files: files)
