@@ -54,10 +54,8 @@ enum FileDownloadRoutes {
                     contentType = mimeType
                     etag += "-" + resize.token
                 }
-            } catch .imageTooLarge {
-                throw BackbeamError(.imageTooLarge)
-            } catch .busy {
-                throw BackbeamError(.serviceUnavailable, "The image workers are busy; try again")
+            } catch {
+                throw backbeamError(error)
             }
         }
         guard var response = FileServing.respond(file: path, etag: Validators.strongETag(etag), request: call.request,
@@ -72,6 +70,15 @@ enum FileDownloadRoutes {
             response.headers.set("Content-Security-Policy", "sandbox")
         }
         return BackbeamReply(response: response)
+    }
+
+    /// A resize refused (§5.3.5): 400 `ImageTooLarge` for a bomb, 503 `ServiceUnavailable` (with
+    /// `Retry-After`) when every image worker stayed busy for the queue wait.
+    static func backbeamError(_ error: ImageVariantError) -> BackbeamError {
+        switch error {
+        case .imageTooLarge: return BackbeamError(.imageTooLarge)
+        case .busy: return BackbeamError(.serviceUnavailable, "The image workers are busy; try again")
+        }
     }
 
     /// The `:version` segment: decimal digits, optionally with a fraction of zeros (Android builds `1.0` from a

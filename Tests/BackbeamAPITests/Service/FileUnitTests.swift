@@ -36,6 +36,18 @@ final class FileUnitTests: XCTestCase {
         }
     }
 
+    func testRefusedResizes() {
+        let tooLarge = FileDownloadRoutes.backbeamError(.imageTooLarge(pixels: 2_500_000_000, limit: 50_000_000))
+        XCTAssertEqual(tooLarge.status, .imageTooLarge)
+        XCTAssertEqual(tooLarge.httpStatus, 400)
+        let busy = FileDownloadRoutes.backbeamError(.busy)
+        XCTAssertEqual(busy.status, .serviceUnavailable)
+        XCTAssertEqual(busy.httpStatus, 503)
+        let response = BackbeamResponses.error(busy, callback: nil)
+        XCTAssertEqual(response.status.code, 503)
+        XCTAssertEqual(response.headers["Retry-After"], "1")
+    }
+
     func testImageSettings() throws {
         let defaults = try BackbeamConfig(JSONObject()).images
         XCTAssertEqual(defaults, ImageSettings())
