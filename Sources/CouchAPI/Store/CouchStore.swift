@@ -36,6 +36,11 @@ public protocol CouchStore: Sendable {
     func apply(database: String, edits: [DocumentEdit],
                completion: @escaping @Sendable (Result<[EditOutcome], any Error>) -> Void)
 
+    /// `_bulk_docs` (§3.7): like `apply(database:edits:completion:)`, with `_local` documents among the
+    /// elements; one outcome per element, in order, all in one job.
+    func apply(database: String, bulk: [BulkEdit],
+               completion: @escaping @Sendable (Result<[EditOutcome], any Error>) -> Void)
+
     /// Writes `_local` document `id` with revision number `rev` (§3.4), or deletes it when `body` is nil.
     /// The result is false for the deletion of an unknown document; the job fails with
     /// `CouchError.databaseMissing` when the database is gone.
@@ -66,6 +71,12 @@ public protocol CouchReader {
 
     /// `_local` document `id` (the whole id, prefix included), or nil.
     func localDocument(databaseID: Int64, id: String) throws -> LocalDocument?
+
+    /// A page of an id index (§3.6), in iteration order.
+    func documentList(databaseID: Int64, _ query: DocumentListQuery) throws -> [DocumentListRow]
+
+    /// The number of entries of `index` inside `range` (`total_rows`, `offset`).
+    func documentCount(databaseID: Int64, index: DocumentIndex, range: KeyRange) throws -> Int64
 }
 
 /// The change topic of a database incarnation and the detail of its deletion event.

@@ -1,0 +1,51 @@
+import Core
+import Storage
+
+/// One element of a `_bulk_docs` request (spec §3.7): a document edit, or a write of a `_local` document,
+/// which has no tree and no conflict check (§3.4).
+public enum BulkEdit: Sendable {
+    /// An interactive or replicated document edit.
+    case document(DocumentEdit)
+    /// `_local` document `id` written with revision number `rev` and `body`, or deleted when `body` is nil.
+    case local(id: String, rev: Int64, body: [UInt8]?)
+}
+
+extension SQLiteCouchStore {
+    public func apply(database: String, bulk: [BulkEdit],
+                      completion: @escaping @Sendable (Result<[EditOutcome], any Error>) -> Void) {
+        let blobs = self.blobs
+        storage.write({ ctx in
+            // One job, so one transaction: every successful element commits together (§5.10).
+            var job = try EditJob(ctx: ctx, blobs: blobs, database: database)
+            var outcomes: [EditOutcome] = []
+            outcomes.reserveCapacity(bulk.count)
+            for element in bulk {
+                switch element {
+                case .document(let edit): outcomes.append(try job.apply(edit))
+                case .local(let id, let rev, let body): outcomes.append(try job.writeLocal(id: id, rev: rev, body: body))
+                }
+            }
+            try job.finish()
+            return outcomes
+        }, completion: completion)
+    }
+}
+
+extension EditJob {
+    /// Writes (or, without a body, deletes) a `_local` document inside the job. Local documents take no
+    /// sequence number (§5.8). The revision is `0-{rev}`, `0-0` for a deletion; deleting an unknown one is
+    /// 404 "missing", as `DELETE` answers.
+    func writeLocal(id: String, rev: Int64, body: [UInt8]?) throws -> EditOutcome {
+        guard let body else {
+            let deleted = try ctx.db.run("DELETE FROM couch_local_docs WHERE db_id = ? AND doc_id = ?",
+                                         [.integer(databaseID), .text(id)])
+            guard deleted == 1 else { return .failed(.missing) }
+            return .ok(try RevID(parsing: LocalRevision.deletedText))
+        }
+        try ctx.db.run("""
+            INSERT INTO couch_local_docs (db_id, doc_id, rev, body) VALUES (?, ?, ?, ?)
+            ON CONFLICT (db_id, doc_id) DO UPDATE SET rev = excluded.rev, body = excluded.body
+            """, [.integer(databaseID), .text(id), .integer(rev), .text(String(decoding: body, as: UTF8.self))])
+        return .ok(try RevID(parsing: LocalRevision.text(rev)))
+    }
+}
