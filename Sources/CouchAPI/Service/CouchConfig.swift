@@ -23,6 +23,10 @@ public struct CouchConfig: Sendable, Equatable {
     public var maxDocIdLength = DocumentID.defaultMaxLength
     /// Most ids one `/_uuids` request may ask for.
     public var uuidsMaxCount = 1000
+    /// Most elements in one `_bulk_docs` request (§4.9).
+    public var maxBulkDocs = 10000
+    /// Most entries in one `_bulk_get` request (§4.9).
+    public var maxBulkGet = 10000
     /// `+` in a path segment means a space (§1.4).
     public var decodePlusToSpace = true
     /// Origins allowed by CORS (§2.9); empty: CORS off; `*`: any.
@@ -37,7 +41,7 @@ public struct CouchConfig: Sendable, Equatable {
 
     static let knownKeys: Set<String> = [
         "enabled", "mountPath", "rootListen", "sessionTimeout", "cookieSameSite", "maxDocumentSize",
-        "maxAttachmentSize", "maxRequestSize", "maxDocIdLength", "uuidsMaxCount", "decodePlusToSpace",
+        "maxAttachmentSize", "maxRequestSize", "maxDocIdLength", "uuidsMaxCount", "maxBulkDocs", "maxBulkGet", "decodePlusToSpace",
         "corsOrigins", "corsCredentials", "wwwAuthenticate",
     ]
 
@@ -70,6 +74,8 @@ public struct CouchConfig: Sendable, Equatable {
         maxRequestSize = try section.int("maxRequestSize", 1 << 30, min: 1024, max: Int.max)
         maxDocIdLength = try section.int("maxDocIdLength", DocumentID.defaultMaxLength, min: 16, max: 1 << 20)
         uuidsMaxCount = try section.int("uuidsMaxCount", 1000, min: 1, max: 1_000_000)
+        maxBulkDocs = try section.int("maxBulkDocs", 10000, min: 1, max: 1_000_000)
+        maxBulkGet = try section.int("maxBulkGet", 10000, min: 1, max: 1_000_000)
         decodePlusToSpace = try section.bool("decodePlusToSpace", true)
         corsOrigins = try section.stringList("corsOrigins", [])
         corsCredentials = try section.bool("corsCredentials", false)
@@ -96,6 +102,7 @@ public struct CouchConfig: Sendable, Equatable {
             && a.cookieSameSite == b.cookieSameSite && a.maxDocumentSize == b.maxDocumentSize
             && a.maxAttachmentSize == b.maxAttachmentSize && a.maxRequestSize == b.maxRequestSize
             && a.maxDocIdLength == b.maxDocIdLength && a.uuidsMaxCount == b.uuidsMaxCount
+            && a.maxBulkDocs == b.maxBulkDocs && a.maxBulkGet == b.maxBulkGet
             && a.decodePlusToSpace == b.decodePlusToSpace && a.corsOrigins == b.corsOrigins
             && a.corsCredentials == b.corsCredentials && a.wwwAuthenticate == b.wwwAuthenticate
     }
