@@ -7,6 +7,11 @@ enum DocumentWrites {
     /// replicated write. Validation happens here, before any storage is touched (nothing is stored on error).
     static func edit(_ call: CouchCall, id: String, json: JSON, queryRev: RevID?, newEdits: Bool) throws -> DocumentEdit {
         let input = try DocumentInput(json, maxDocIDLength: call.config.maxDocIdLength)
+        return try edit(call, id: id, input: input, queryRev: queryRev, newEdits: newEdits)
+    }
+
+    /// The edit for a body already split into its members (a `_bulk_docs` element).
+    static func edit(_ call: CouchCall, id: String, input: DocumentInput, queryRev: RevID?, newEdits: Bool) throws -> DocumentEdit {
         if let queryRev, let bodyRev = input.rev, bodyRev != queryRev {
             throw CouchError.badRequest("Document rev from request body and query string have different values")
         }

@@ -25,8 +25,18 @@ enum CouchDispatcher {
             }
             // Uploads and removals of single attachments come with the attachment routes (§3.5.3, §3.5.4).
             throw CouchError.notImplemented("Standalone attachment upload and removal")
-        case .databaseFeature(_, let feature):
-            throw CouchError.notImplemented(feature)
+        case .databaseFeature(let db, let feature):
+            switch feature {
+            case "_all_docs": return .response(call.finish(try AllDocsRoute.handle(call, database: db, index: .all)))
+            case "_design_docs": return .response(call.finish(try AllDocsRoute.handle(call, database: db, index: .design)))
+            case "_local_docs": return .response(call.finish(try AllDocsRoute.handle(call, database: db, index: .local)))
+            case "_bulk_docs": return try BulkDocsRoute.handle(call, database: db)
+            case "_bulk_get": return .response(call.finish(try BulkGetRoute.handle(call, database: db)))
+            case "_revs_diff": return .response(call.finish(try RevsDiffRoute.handle(call, database: db, form: .revsDiff)))
+            case "_missing_revs":
+                return .response(call.finish(try RevsDiffRoute.handle(call, database: db, form: .missingRevs)))
+            default: throw CouchError.notImplemented(feature)
+            }
         case .notImplemented(let feature):
             throw CouchError.notImplemented(feature)
         }

@@ -48,6 +48,12 @@ enum CouchRoute: Equatable {
         "_missing_revs", "_security", "_purge",
     ]
 
+    /// Database resources that answer `POST` only (§3.7–3.9, §3.12).
+    static let postOnlyFeatures: Set<String> = ["_bulk_docs", "_bulk_get", "_revs_diff", "_missing_revs", "_purge"]
+
+    /// Database resources that answer `GET`, `HEAD` and `POST` (§3.6).
+    static let listingFeatures: Set<String> = ["_all_docs", "_design_docs", "_local_docs"]
+
     /// Resolves the segments. Errors: 400 `illegal_database_name` for other `_`-prefixed first segments,
     /// 400 `bad_request` for `_local` without a name and for attachments of `_local` documents.
     static func resolve(_ segments: [PathSegment]) throws(CouchError) -> CouchRoute {
@@ -124,6 +130,7 @@ enum CouchRoute: Equatable {
         case .document: return "DELETE,GET,HEAD,PUT,COPY"
         case .localDocument: return "DELETE,GET,HEAD,PUT"
         case .attachment: return "DELETE,GET,HEAD,PUT"
+        case .databaseFeature(_, let feature) where Self.postOnlyFeatures.contains(feature): return "POST"
         case .databaseFeature, .notImplemented: return "GET,HEAD,POST"
         }
     }
@@ -133,6 +140,8 @@ enum CouchRoute: Equatable {
     func allows(_ method: HTTPMethod) -> Bool {
         let get = method == .get || method == .head
         switch self {
+        case .databaseFeature(_, let feature) where Self.postOnlyFeatures.contains(feature): return method == .post
+        case .databaseFeature(_, let feature) where Self.listingFeatures.contains(feature): return get || method == .post
         case .databaseFeature, .notImplemented: return true
         case .welcome, .up, .uuids, .allDatabases: return get
         case .session: return get || method == .post || method == .delete
