@@ -134,7 +134,8 @@ final class CouchDocumentWriteTests: CouchTestCase {
         XCTAssertEqual(try get("/db/\(pct(id))")["_id"]?.stringValue, id)
         XCTAssertEqual(try get("/db/a")["_id"]?.stringValue, "a")
         XCTAssertEqual(try info()["doc_count"]?.int64Value, 2)
-        // Listed by _all_docs once that resource exists; the database list is intact either way.
+        let listed = try get("/db/_all_docs")["rows"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
+        XCTAssertEqual(listed, [id, "a"])
         XCTAssertEqual(try get("/_all_dbs").serialized(), #"["db"]"#)
     }
 

@@ -55,7 +55,10 @@ final class CouchLocalDocumentTests: CouchTestCase {
         let db = try info()
         XCTAssertEqual(db["doc_count"]?.int64Value, 1)
         XCTAssertEqual(db["update_seq"]?.int64Value, 1)
-        // _all_docs, _changes and _local_docs are served by their own resources (later); see docs/conformance/couch.md.
+        XCTAssertEqual(try get("/db/_all_docs")["rows"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, ["real"])
+        XCTAssertEqual(try get("/db/_local_docs")["rows"]?.arrayValue?.compactMap { $0["id"]?.stringValue },
+                       ["_local/c1", "_local/c2"])
+        // _changes is checked with that resource; see docs/conformance/couch.md.
     }
 
     /// `POST /db` with a `_local/` id writes a local document, never a replicated one; COPY to one is refused.

@@ -49,6 +49,24 @@ final class CouchRevsDiffTests: CouchTestCase {
         XCTAssertEqual(compact(try diff(#"{"s":["\#(first)","\#(rev)"]}"#)), #"{"s":{"missing":["\#(first)"]}}"#)
     }
 
+    func test_CD_170_compactionKeepsRevisionIdsKnown() throws {
+        let r1 = try put("doc", #"{"v":1}"#)
+        let r2 = try put("doc", #"{"_rev":"\#(r1)","v":2}"#)
+        let r3 = try put("doc", #"{"_rev":"\#(r2)","v":3}"#)
+        let t1 = try put("gone", "{}")
+        let tombstone = json(try send("DELETE", "/db/gone?rev=\(t1)"))["rev"]?.stringValue ?? ""
+        let seq = try info()["update_seq"]?.int64Value
+        XCTAssertEqual(try get("/db/doc?rev=\(r1)")["v"]?.int64Value, 1)
+        XCTAssertEqual(try send("POST", "/db/_compact", body: "").status, 202)
+        let deadline = Date().addingTimeInterval(10)
+        while try info()["compact_running"]?.boolValue == true, Date() < deadline { usleep(20_000) }
+        assertError(try send("GET", "/db/doc?rev=\(r1)"), 404, "not_found", "missing")
+        XCTAssertEqual(compact(try diff(#"{"doc":["\#(r1)","\#(r2)","\#(r3)"],"gone":["\#(t1)","\#(tombstone)"]}"#)), "{}")
+        XCTAssertEqual(try get("/db/doc")["_rev"]?.stringValue, r3)
+        XCTAssertEqual(try get("/db/gone?rev=\(tombstone)")["_deleted"], .bool(true))
+        XCTAssertEqual(try info()["update_seq"]?.int64Value, seq)
+    }
+
     func test_CD_188_missingRevs() throws {
         let known = try put("a", "{}")
         let r = try diff(#"{"a":["\#(known)","9-\#(x)"],"b":["1-\#(a)"],"c":[]}"#, "_missing_revs")
