@@ -35,6 +35,7 @@ enum CouchDispatcher {
             case "_revs_diff": return .response(call.finish(try RevsDiffRoute.handle(call, database: db, form: .revsDiff)))
             case "_missing_revs":
                 return .response(call.finish(try RevsDiffRoute.handle(call, database: db, form: .missingRevs)))
+            case "_purge": return try PurgeRoute.handle(call, database: db)
             default: throw CouchError.notImplemented(feature)
             }
         case .notImplemented(let feature):

@@ -27,6 +27,10 @@ public struct CouchConfig: Sendable, Equatable {
     public var maxBulkDocs = 10000
     /// Most entries in one `_bulk_get` request (§4.9).
     public var maxBulkGet = 10000
+    /// Most document ids in one `_purge` request (§3.12).
+    public var maxPurgeDocuments = 100
+    /// Most revisions, over all ids, in one `_purge` request (§3.12).
+    public var maxPurgeRevisions = 1000
     /// `+` in a path segment means a space (§1.4).
     public var decodePlusToSpace = true
     /// Origins allowed by CORS (§2.9); empty: CORS off; `*`: any.
@@ -41,7 +45,8 @@ public struct CouchConfig: Sendable, Equatable {
 
     static let knownKeys: Set<String> = [
         "enabled", "mountPath", "rootListen", "sessionTimeout", "cookieSameSite", "maxDocumentSize",
-        "maxAttachmentSize", "maxRequestSize", "maxDocIdLength", "uuidsMaxCount", "maxBulkDocs", "maxBulkGet", "decodePlusToSpace",
+        "maxAttachmentSize", "maxRequestSize", "maxDocIdLength", "uuidsMaxCount", "maxBulkDocs", "maxBulkGet", "maxPurgeDocuments",
+        "maxPurgeRevisions", "decodePlusToSpace",
         "corsOrigins", "corsCredentials", "wwwAuthenticate",
     ]
 
@@ -76,6 +81,8 @@ public struct CouchConfig: Sendable, Equatable {
         uuidsMaxCount = try section.int("uuidsMaxCount", 1000, min: 1, max: 1_000_000)
         maxBulkDocs = try section.int("maxBulkDocs", 10000, min: 1, max: 1_000_000)
         maxBulkGet = try section.int("maxBulkGet", 10000, min: 1, max: 1_000_000)
+        maxPurgeDocuments = try section.int("maxPurgeDocuments", 100, min: 1, max: 1_000_000)
+        maxPurgeRevisions = try section.int("maxPurgeRevisions", 1000, min: 1, max: 1_000_000)
         decodePlusToSpace = try section.bool("decodePlusToSpace", true)
         corsOrigins = try section.stringList("corsOrigins", [])
         corsCredentials = try section.bool("corsCredentials", false)
@@ -103,6 +110,7 @@ public struct CouchConfig: Sendable, Equatable {
             && a.maxAttachmentSize == b.maxAttachmentSize && a.maxRequestSize == b.maxRequestSize
             && a.maxDocIdLength == b.maxDocIdLength && a.uuidsMaxCount == b.uuidsMaxCount
             && a.maxBulkDocs == b.maxBulkDocs && a.maxBulkGet == b.maxBulkGet
+            && a.maxPurgeDocuments == b.maxPurgeDocuments && a.maxPurgeRevisions == b.maxPurgeRevisions
             && a.decodePlusToSpace == b.decodePlusToSpace && a.corsOrigins == b.corsOrigins
             && a.corsCredentials == b.corsCredentials && a.wwwAuthenticate == b.wwwAuthenticate
     }

@@ -41,6 +41,11 @@ public protocol CouchStore: Sendable {
     func apply(database: String, bulk: [BulkEdit],
                completion: @escaping @Sendable (Result<[EditOutcome], any Error>) -> Void)
 
+    /// `_purge` (§3.12) in one job: removes the named leaves and their unshared ancestors; fails with
+    /// `CouchError.databaseMissing` when the database is gone.
+    func purge(database: String, requests: [PurgeRequest],
+               completion: @escaping @Sendable (Result<PurgeResult, any Error>) -> Void)
+
     /// Writes `_local` document `id` with revision number `rev` (§3.4), or deletes it when `body` is nil.
     /// The result is false for the deletion of an unknown document; the job fails with
     /// `CouchError.databaseMissing` when the database is gone.

@@ -1,0 +1,40 @@
+extension RevTree {
+    /// `_purge` (§3.12): removes each of `revs` that is a leaf, together with every ancestor that no
+    /// remaining leaf descends from. Revisions that are not leaves, or not in the tree, are ignored.
+    /// Returns the leaves purged (in the order given, each once) and every node removed (ascending), whose
+    /// bodies the store deletes. When no leaf remains the tree is empty: the document is gone.
+    public mutating func purge(_ revs: [RevID]) -> (purged: [RevID], removed: [RevID]) {
+        let leaves = leafIndices()
+        let leafSet = Set(leaves)
+        var purgedIndices = Set<Int>()
+        var purged: [RevID] = []
+        for rev in revs {
+            if let i = index(of: rev), leafSet.contains(i), purgedIndices.insert(i).inserted { purged.append(rev) }
+        }
+        guard !purged.isEmpty else { return ([], []) }
+        // A node stays when a remaining leaf is it or lies below it: walk up from every remaining leaf.
+        var keep = [Bool](repeating: false, count: nodes.count)
+        for leaf in leaves where !purgedIndices.contains(leaf) {
+            var i = leaf
+            while i >= 0, !keep[i] {
+                keep[i] = true
+                i = nodes[i].parentIndex
+            }
+        }
+        var newIndex = [Int](repeating: -1, count: nodes.count)
+        var kept: [RevNode] = []
+        var removed: [RevID] = []
+        for (i, var node) in nodes.enumerated() {
+            guard keep[i] else {
+                removed.append(node.rev)
+                continue
+            }
+            // Parents come first; a kept node's parent is kept too (it lies on a remaining leaf's path).
+            node.parentIndex = node.parentIndex >= 0 ? newIndex[node.parentIndex] : -1
+            newIndex[i] = kept.count
+            kept.append(node)
+        }
+        self = RevTree(validatedNodes: kept)
+        return (purged, removed)
+    }
+}
