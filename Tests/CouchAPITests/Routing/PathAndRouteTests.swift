@@ -83,7 +83,10 @@ final class PathAndRouteTests: XCTestCase {
         let methods: [HTTPMethod] = [.get, .head, .post, .put, .delete, .copy, .options, .patch]
         let routes: [CouchRoute] = [.welcome, .session, .database("d"), .ensureFullCommit("d"), .revsLimit("d"),
                                     .document("d", id: PathSegment("x")), .localDocument("d", id: "_local/x"),
-                                    .attachment("d", documentID: PathSegment("x"), name: [PathSegment("a")])]
+                                    .attachment("d", documentID: PathSegment("x"), name: [PathSegment("a")]),
+                                    .databaseFeature("d", feature: "_all_docs"), .databaseFeature("d", feature: "_local_docs"),
+                                    .databaseFeature("d", feature: "_bulk_docs"), .databaseFeature("d", feature: "_bulk_get"),
+                                    .databaseFeature("d", feature: "_revs_diff"), .databaseFeature("d", feature: "_purge")]
         for route in routes {
             let listed = route.allowedMethods.split(separator: ",").map(String.init)
             for method in methods {
