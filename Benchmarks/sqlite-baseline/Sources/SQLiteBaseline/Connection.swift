@@ -58,6 +58,24 @@ final class Connection: @unchecked Sendable {
         throw error()
     }
 
+    /// Inserts `count` rows in one explicit transaction; returns false when SQLite stayed busy past
+    /// busy_timeout before the transaction began, throws on any other failure (after a rollback).
+    func insertRows(thread: Int, seq: Int, count: Int, payload: String) throws -> Bool {
+        let rc = sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
+        if rc == SQLITE_BUSY || rc == SQLITE_LOCKED { return false }
+        guard rc == SQLITE_OK else { throw error() }
+        do {
+            for i in 0..<count {
+                guard try insertRow(thread: thread, seq: seq + i, payload: payload) else { throw error() }
+            }
+            try execute("COMMIT")
+            return true
+        } catch {
+            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+
     private func error() -> SQLiteError {
         SQLiteError(code: sqlite3_errcode(db), message: String(cString: sqlite3_errmsg(db)))
     }

@@ -12,10 +12,13 @@ struct Options {
     var synchronous = "FULL"
     /// One connection shared under a lock, instead of one connection per thread.
     var shared = false
+    /// Rows inserted by each transaction (the `_bulk_docs` comparison uses 1000).
+    var rowsPerTransaction = 1
 
     static let usage = """
     usage: SQLiteBaseline [--threads N] [--seconds D] [--db PATH] [--synchronous FULL|NORMAL|OFF|EXTRA] [--shared]
-      Inserts one row per transaction (journal_mode=WAL) from N threads for D seconds and prints rows/s.
+                          [--rows-per-transaction R]
+      Inserts R rows (default 1) per transaction (journal_mode=WAL) from N threads for D seconds and prints rows/s.
       --shared   all threads use one connection behind a lock (default: a connection per thread,
                  contending through busy_timeout)
     """
@@ -28,7 +31,7 @@ struct Options {
             switch flag {
             case "--shared":
                 options.shared = true
-            case "--threads", "--seconds", "--db", "--synchronous":
+            case "--threads", "--seconds", "--db", "--synchronous", "--rows-per-transaction":
                 guard let value = rest.popFirst() else { return .failure(OptionsError("\(flag) needs a value")) }
                 switch flag {
                 case "--threads":
@@ -39,6 +42,11 @@ struct Options {
                     options.seconds = d
                 case "--db":
                     options.path = value
+                case "--rows-per-transaction":
+                    guard let n = Int(value), (1...100_000).contains(n) else {
+                        return .failure(OptionsError("--rows-per-transaction must be 1...100000"))
+                    }
+                    options.rowsPerTransaction = n
                 default:
                     let mode = value.uppercased()
                     guard ["FULL", "NORMAL", "OFF", "EXTRA"].contains(mode) else {

@@ -1,4 +1,4 @@
-// Durable single-row inserts into a bare SQLite table: the ceiling a server pays per write when every
+// Durable single-row (or, with --rows-per-transaction, batched) inserts into a bare SQLite table: the ceiling a server pays per write when every
 // request commits (and fsyncs) on its own. Quartet's group commit is measured against this number.
 import Foundation
 
@@ -18,7 +18,7 @@ for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath:
 struct WriterResult: Sendable {
     var rows = 0
     var busy = 0
-    var latencies: [Double] = []   // seconds per committed insert
+    var latencies: [Double] = []   // seconds per committed transaction
     var failure: String?
 }
 
@@ -53,17 +53,23 @@ do {
                 while DispatchTime.now().uptimeNanoseconds < deadline {
                     let t0 = DispatchTime.now().uptimeNanoseconds
                     let committed: Bool
+                    let batch = options.rowsPerTransaction
+                    func write(_ connection: Connection?) throws -> Bool {
+                        guard let connection else { return false }
+                        return batch == 1 ? try connection.insertRow(thread: index, seq: seq, payload: payload)
+                            : try connection.insertRows(thread: index, seq: seq, count: batch, payload: payload)
+                    }
                     if let own {
-                        committed = try own.insertRow(thread: index, seq: seq, payload: payload)
+                        committed = try write(own)
                     } else {
                         sharedLock.lock()
                         defer { sharedLock.unlock() }
-                        committed = try sharedConnection?.insertRow(thread: index, seq: seq, payload: payload) ?? false
+                        committed = try write(sharedConnection)
                     }
                     if committed {
-                        result.rows += 1
+                        result.rows += batch
                         result.latencies.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
-                        seq += 1
+                        seq += batch
                     } else {
                         result.busy += 1
                     }
@@ -93,8 +99,8 @@ do {
         return latencies[max(0, index)] * 1000
     }
     let mode = options.shared ? "shared" : "per-thread"
-    print(String(format: "threads=%d connections=%@ synchronous=%@ seconds=%.2f rows=%d rows_per_second=%.1f p50_ms=%.3f p99_ms=%.3f busy=%d",
-                 options.threads, mode, options.synchronous, elapsed, rows, Double(rows) / elapsed,
+    print(String(format: "threads=%d connections=%@ synchronous=%@ rows_per_transaction=%d seconds=%.2f rows=%d rows_per_second=%.1f p50_ms=%.3f p99_ms=%.3f busy=%d",
+                 options.threads, mode, options.synchronous, options.rowsPerTransaction, elapsed, rows, Double(rows) / elapsed,
                  percentile(0.50), percentile(0.99), busy))
 } catch {
     print("error: \(error)")
