@@ -15,7 +15,8 @@
 #   datastore  put_delta from 64 clients on 64 datastores
 #   worst      the worst body of each write endpoint at the limits' maximum size, and how long each held
 #              the single writer (goal: 100 ms at most)
-#   couch      GET by id and PUT of 1 KB documents over 20,000 seeded Couch documents
+#   couch      GET by id and PUT of 1 KB documents over 20,000 seeded Couch documents; replicated
+#              `_bulk_docs` of 500 documents per request
 #   images     first-time thumbnails of a 12 MP JPEG through the Files module vs vipsthumbnail; peak RSS
 #              of 16 at once; the cost of a cache hit
 #   backbeam   signed GET by id and a BQL query with a join over 100,000 objects (pre-signed requests)

@@ -1,7 +1,8 @@
 # Section "couch" of Benchmarks/run.sh: the Couch API on one Quartet seeded with 20,000 documents of about
 # 1 KB. GET by id (the plain read: the stored winner copied into the answer) against the Hummingbird /health
 # rate of the same run; PUT of new documents from 64 clients against the bare-SQLite baseline taken right
-# before and right after it.
+# before and right after it; replicated `_bulk_docs` (500 new documents with 3-revision histories per
+# request, 8 clients) against bare-SQLite transactions of 1000 rows.
 COUCH_DOCS=${COUCH_DOCS:-20000}
 export COUCH_PASSWORD=benchAdminPassword
 export COUCH_AUTH="Basic $(printf 'admin:%s' "$COUCH_PASSWORD" | base64)"
@@ -23,9 +24,32 @@ wrk_run couch-put "http://127.0.0.1:$QP" -s "$LOAD/couch-put.lua"
 sqlite_baseline_rps couch-after; BASE_AFTER=$SQLITE_RPS
 C_PUT=$(rps "$OUT/wrk-couch-put.txt")
 summary "couch PUT /couch/bench/:new-id (1 KB): $C_PUT req/s (p99 $(p99 "$OUT/wrk-couch-put.txt"))"
+
+# `_bulk_docs` with new_edits=false, as a replicator pushes: documents/s against 1000-row transactions into
+# a bare table (the faster of the per-thread and shared modes, 8 writers), taken right before and after.
+bulk_baseline() {
+  local dir mode rows best=0; dir=$(new_tmp)
+  for mode in per-thread shared; do
+    "$SQLITE_BASELINE" --threads 8 --seconds "$DURATION" --db "$dir/bulk-$mode.sqlite" --synchronous FULL \
+      --rows-per-transaction 1000 $([ "$mode" = shared ] && echo --shared) >"$OUT/sqlite-bulk-$1-$mode.txt" 2>&1
+    rows=$(sed -n 's/.* rows=\([0-9]*\) .*/\1/p' "$OUT/sqlite-bulk-$1-$mode.txt")
+    best=$(python3 -c "print(max($best, round(${rows:-0} / $DURATION, 1)))")
+  done
+  rm -rf "$dir"
+  BULK_BASE=$best
+  summary "sqlite baseline, 8 writers, 1000 rows per transaction, synchronous=FULL ($1): $BULK_BASE rows/s"
+}
+bulk_baseline bulk-before; BULK_BEFORE=$BULK_BASE
+python3 "$LOAD/couch_bulk.py" --port "$QP" --seconds "$DURATION" >"$OUT/couch-bulk.txt" 2>&1 \
+  || summary "  couch _bulk_docs load failed: $(tail -3 "$OUT/couch-bulk.txt" | tr '\n' ' ')"
+bulk_baseline bulk-after; BULK_AFTER=$BULK_BASE
+C_BULK=$(sed -n 's/.* docs_per_second=\([0-9.]*\) .*/\1/p' "$OUT/couch-bulk.txt")
+summary "couch POST /couch/bulkbench/_bulk_docs new_edits=false, 500 docs x 3 revisions: $(cat "$OUT/couch-bulk.txt")"
 summary "  quartet RSS after the couch runs: $(rss_kb "$QPID") kB, threads: $(threads_of "$QPID")"
 stop "$QPID"
 
 hummingbird_rps
 [ -n "$H_RPS" ] && summary "ratio couch GET by id/hummingbird GET /health: $(ratio "$C_GET" "$H_RPS") (target >= 1.0)"
 baseline_ratio "couch PUT" "$C_PUT" "$BASE_BEFORE" "$BASE_AFTER"
+BULK_MEAN=$(python3 -c "print(round((${BULK_BEFORE:-0} + ${BULK_AFTER:-0}) / 2, 1))")
+summary "ratio couch _bulk_docs docs/sqlite 1000-row transactions: $(ratio "${C_BULK:-0}" "$BULK_MEAN") against the mean baseline $BULK_MEAN rows/s (target >= 0.15)"
