@@ -12,7 +12,9 @@ extension RevTree {
     @discardableResult
     public mutating func stem(limit: Int) -> [RevID] {
         let limit = max(1, limit)
-        guard !nodes.isEmpty else { return [] }
+        // No path can be longer than the whole forest: with at most `limit` nodes nothing is removed, which
+        // spares the passes below for almost every write.
+        guard nodes.count > limit else { return [] }
         // Closest leaf generation below each node. Children sit after their parents, so a backward pass
         // sees every child before its parent.
         var nearestLeaf = [Int](repeating: .max, count: nodes.count)
