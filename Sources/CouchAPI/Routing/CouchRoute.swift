@@ -25,7 +25,8 @@ enum CouchRoute: Equatable {
     case localDocument(String, id: String)
     /// `/{db}/{docid}/{att…}` (attachment names re-joined with `/`).
     case attachment(String, documentID: PathSegment, name: [PathSegment])
-    /// A P1 database resource that a later part of the server will serve (`_all_docs`, `_changes`, …).
+    /// A database resource named by its `_` segment (`_all_docs`, `_bulk_docs`, `_changes`, …); the dispatcher
+    /// hands it to its route, and those not served yet answer 501.
     case databaseFeature(String, feature: String)
     /// Out of scope (§9): 501.
     case notImplemented(feature: String)
@@ -42,7 +43,7 @@ enum CouchRoute: Equatable {
         "_search_cleanup", "_nouveau_cleanup",
     ]
 
-    /// Database resources of P1 and P2 that this server has not mounted yet.
+    /// Database resources of P1 and P2 (see `CouchDispatcher` for those served).
     static let databaseFeatures: Set<String> = [
         "_all_docs", "_design_docs", "_local_docs", "_bulk_docs", "_bulk_get", "_changes", "_revs_diff",
         "_missing_revs", "_security", "_purge",
