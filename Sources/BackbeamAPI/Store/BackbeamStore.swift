@@ -53,4 +53,44 @@ public protocol BackbeamStore: Sendable {
     func sessionUser(space: SpaceID, tokenHash: String, minCreatedAt: Int64?) throws -> String?
     /// Revokes every session of a user; returns how many.
     func revokeSessions(space: SpaceID, userID: String) throws -> Int
+    // MARK: Users (§5.4, §8)
+
+    /// The login data of the user whose login email is `email` (case-insensitively), or nil.
+    func userLogin(space: SpaceID, email: String) throws -> UserLogin?
+    /// Opens a session for the user `userID`; false when there is no such user.
+    func openSession(space: SpaceID, userID: String, sessionHash: String, now: Int64) throws -> Bool
+    /// Stores `code` for the user whose login email is `email` (earlier unused codes of its kind stop
+    /// working) and queues `mail`, in one transaction; returns the queued mail, nil when there is no such user.
+    func issueCode(space: SpaceID, email: String, code: IssuedCode, mail: MailMessage, now: Int64) throws -> MailMessage?
+    /// Consumes a live code of one of the accepted kinds (atomically: of two concurrent uses exactly one
+    /// succeeds), marks the email verified, applies the password change and opens the session; returns the
+    /// user's id, nil when the code is unknown, used, expired or of another kind.
+    func redeemCode(space: SpaceID, _ redemption: CodeRedemption) throws -> String?
+    /// A verified social identity: log in, link or create (§5.4.6), and open the session, in one transaction.
+    func socialLogin(space: SpaceID, _ login: SocialLogin) throws -> SocialOutcome
+    /// Mails not yet handed to the mailer, oldest first, across all environments.
+    func queuedMails(limit: Int) throws -> [MailMessage]
+    /// Records what the mailer did with a mail (`logged`, `sent`, `failed`).
+    func setMailState(id: Int64, state: String) throws
+    /// Recorded mails of an environment, newest first, optionally to one recipient (case-insensitively).
+    func mailOutbox(space: SpaceID, recipient: String?, limit: Int) throws -> [MailMessage]
+
+    // MARK: Push (§5.5)
+
+    /// Subscribes the token to each channel (already subscribed ones are left alone).
+    func subscribe(space: SpaceID, gateway: PushGateway, token: String, channels: [String], now: Int64) throws
+    /// Unsubscribes the token from the channels, or from every channel when `channels` is nil.
+    func unsubscribe(space: SpaceID, gateway: PushGateway, token: String, channels: [String]?) throws
+    /// The token's channels, sorted.
+    func subscribedChannels(space: SpaceID, gateway: PushGateway, token: String) throws -> [String]
+    /// Moves every subscription of the old tokens to `new`, merging channels (§5.5.6); returns how many moved.
+    func repointTokens(space: SpaceID, gateway: PushGateway, old: [String], new: String) throws -> Int
+    /// Resolves the channel's subscribers and queues one notification per gateway that has any, in one
+    /// transaction; returns how many were queued.
+    func queuePush(space: SpaceID, channel: String, message: PushMessage, now: Int64) throws -> Int
+    /// Push outbox rows: of one environment (or all), one channel (or all), only queued ones (oldest first)
+    /// or all (newest first).
+    func pushOutbox(space: SpaceID?, channel: String?, onlyQueued: Bool, limit: Int) throws -> [PushNotification]
+    /// Records what the sender did with a notification.
+    func setPushState(id: Int64, state: String) throws
 }

@@ -72,6 +72,7 @@ struct ObjectWriter {
     private mutating func applyAll() throws {
         for commands in request.commands.fields { try apply(commands) }
         try applyCredentials()
+        try UserGrants.apply(request.grant, db: db, space: space, object: seq, now: request.now)
     }
 
     /// Writes the row (data, rendered members, time) and the side rows; returns the stored object.
@@ -259,8 +260,13 @@ struct ObjectWriter {
         switch credentials.email {
         case .set(let email)?:
             do {
-                try db.run("UPDATE bb_users SET email = ?, email_folded = ? WHERE object = ?",
-                           [.text(email), .text(EmailAddress.folded(email)), .integer(seq)])
+                // A new address is unverified until its holder proves access to the mailbox.
+                let folded = EmailAddress.folded(email)
+                try db.run("""
+                    UPDATE bb_users SET email = ?, email_folded = ?,
+                        email_verified = CASE WHEN email_folded IS ? THEN email_verified ELSE 0 END
+                    WHERE object = ?
+                    """, [.text(email), .text(folded), .text(folded), .integer(seq)])
             } catch StorageError.constraint {
                 throw BackbeamError(.userAlreadyExists, "A user with that email already exists")
             }

@@ -249,6 +249,8 @@ public struct WriteRequest: Sendable {
     public var schema: ProjectSchema?
     /// User login data changing with this write.
     public var credentials: CredentialChange
+    /// A session, code and mail issued for the written user in the same transaction.
+    public var grant: UserGrant
     /// The server clock (ms).
     public var now: Int64
     /// Entity and field limits.
@@ -256,13 +258,15 @@ public struct WriteRequest: Sendable {
 
     /// A write request.
     public init(space: SpaceID, entity: String, id: String? = nil, commands: CommandSet, schema: ProjectSchema? = nil,
-                credentials: CredentialChange = CredentialChange(), now: Int64, limits: ModelLimits = ModelLimits()) {
+                credentials: CredentialChange = CredentialChange(), grant: UserGrant = UserGrant(), now: Int64,
+                limits: ModelLimits = ModelLimits()) {
         self.space = space
         self.entity = entity
         self.id = id
         self.commands = commands
         self.schema = schema
         self.credentials = credentials
+        self.grant = grant
         self.now = now
         self.limits = limits
     }
