@@ -1,0 +1,111 @@
+import COpenSSL
+import Glibc
+
+/// Bytes in and out of an outbound connection, waiting at most until a deadline.
+protocol OutboundTransport {
+    /// Sends every byte.
+    func writeAll(_ bytes: [UInt8], deadline: Double) throws
+    /// Reads into `buffer`; 0 at the end of the stream.
+    func read(_ buffer: inout [UInt8], deadline: Double) throws -> Int
+}
+
+/// A plain TCP connection (non-blocking socket, polled).
+struct PlainTransport: OutboundTransport {
+    let fd: Int32
+
+    func writeAll(_ bytes: [UInt8], deadline: Double) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            if n > 0 { sent += n; continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                try OutboundHTTP.wait(fd, writable: true, deadline: deadline)
+                continue
+            }
+            throw OutboundHTTPError.connectionFailed("send failed")
+        }
+    }
+
+    func read(_ buffer: inout [UInt8], deadline: Double) throws -> Int {
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n >= 0 { return n }
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                try OutboundHTTP.wait(fd, writable: false, deadline: deadline)
+                continue
+            }
+            throw OutboundHTTPError.connectionFailed("recv failed")
+        }
+    }
+}
+
+/// A TLS client session over a connected socket: the system trust store, the certificate checked against
+/// the host name (SNI sent), TLS 1.2 at least.
+final class TLSClientTransport: OutboundTransport {
+    private let context: OpaquePointer
+    private let ssl: OpaquePointer
+    private let fd: Int32
+
+    init(fd: Int32, host: String) throws {
+        self.fd = fd
+        guard let method = TLS_client_method(), let context = SSL_CTX_new(method) else {
+            throw OutboundHTTPError.connectionFailed("cannot create a TLS context")
+        }
+        guard SSL_CTX_set_default_verify_paths(context) == 1, let ssl = SSL_new(context) else {
+            SSL_CTX_free(context)
+            throw OutboundHTTPError.connectionFailed("cannot create a TLS session")
+        }
+        self.context = context
+        self.ssl = ssl
+        _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
+        SSL_set_verify(ssl, SSL_VERIFY_PEER, nil)
+        // SSL_set_tlsext_host_name is a macro over SSL_ctrl.
+        _ = host.withCString { SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0)) }
+        guard SSL_set1_host(ssl, host) == 1, SSL_set_fd(ssl, fd) == 1 else {
+            throw OutboundHTTPError.connectionFailed("cannot configure the TLS session")
+        }
+        SSL_set_connect_state(ssl)
+    }
+
+    deinit {
+        SSL_free(ssl)
+        SSL_CTX_free(context)
+    }
+
+    /// Waits for what OpenSSL asked for after a call returned `result`; throws on a real failure.
+    private func settle(_ result: Int32, deadline: Double) throws -> Bool {
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ: try OutboundHTTP.wait(fd, writable: false, deadline: deadline); return true
+        case SSL_ERROR_WANT_WRITE: try OutboundHTTP.wait(fd, writable: true, deadline: deadline); return true
+        case SSL_ERROR_ZERO_RETURN: return false
+        default:
+            let verify = SSL_get_verify_result(ssl)
+            throw OutboundHTTPError.connectionFailed(verify == Int(X509_V_OK) ? "TLS failure" : "TLS certificate not trusted")
+        }
+    }
+
+    func writeAll(_ bytes: [UInt8], deadline: Double) throws {
+        var sent = 0
+        while sent < bytes.count {
+            ERR_clear_error()
+            let n = bytes.withUnsafeBytes { raw in
+                SSL_write(ssl, raw.baseAddress.map { $0 + sent }, Int32(clamping: bytes.count - sent))
+            }
+            if n > 0 { sent += Int(n); continue }
+            guard try settle(n, deadline: deadline) else { throw OutboundHTTPError.connectionFailed("TLS closed") }
+        }
+    }
+
+    func read(_ buffer: inout [UInt8], deadline: Double) throws -> Int {
+        while true {
+            ERR_clear_error()
+            let n = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32(clamping: $0.count)) }
+            if n > 0 { return Int(n) }
+            // A peer that closes without close_notify ends the stream too (Connection: close answers).
+            if SSL_get_error(ssl, n) == SSL_ERROR_SYSCALL && errno == 0 { return 0 }
+            guard try settle(n, deadline: deadline) else { return 0 }
+        }
+    }
+}
