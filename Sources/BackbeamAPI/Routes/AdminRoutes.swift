@@ -24,6 +24,7 @@ enum AdminRoutes {
         }
         AdminProjectRoutes.register(route, context)
         AdminEnvironmentRoutes.register(route, context)
+        AdminOutboxRoutes.register(route, context)
     }
 
     static func status(of failure: ProjectAdmin.Failure) -> HTTPStatus {

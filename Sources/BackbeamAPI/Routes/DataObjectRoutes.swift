@@ -9,10 +9,22 @@ enum DataObjectRoutes {
             if entity == "file" { throw BackbeamError(.missingFile) }
             var commands = try CommandParser.parse(call.parameters, entity: entity)
             let credentials = try UserCredentials.extract(&commands, entity: entity, cost: service.config.bcryptCost)
+            // Email signup (§5.4.1): a session, unless the email awaits mandatory verification.
+            var signup = entity == "user" ? UserSignup.grant(service, call, credentials) : nil
+            var auth: String?
+            if signup != nil && !(signup?.pending ?? false) {
+                let (code, hash) = UserSecrets.make()
+                auth = code
+                signup?.grant.sessionHash = hash
+            }
             let record = try service.store.create(WriteRequest(space: call.space, entity: entity, commands: commands,
                                                                schema: call.project.schema, credentials: credentials,
+                                                               grant: signup?.grant ?? UserGrant(),
                                                                now: call.now, limits: service.config.modelLimits))
-            return BackbeamReply(status: 201, body: PageBodies.object(id: record.id, objects: [ResponseObject(record: record)]))
+            if signup?.grant.mail != nil { service.outboxes.mailQueued() }
+            return BackbeamReply(status: 201, body: PageBodies.object(id: record.id, objects: [ResponseObject(record: record)],
+                                                                      auth: auth,
+                                                                      status: signup?.pending == true ? .pendingValidation : .success))
         }
         table.on("GET", "/data/:entity/:id") { call in
             let p = DataParameters(service: service, call: call)
@@ -41,12 +53,16 @@ enum DataObjectRoutes {
                 }
                 return BackbeamReply(body: PageBodies.object(id: id, objects: page.objects, rendered: page.renderedObjects))
             }
+            // A changed login email is verified again in optional and mandatory mode (§8).
+            let change = entity == "user" ? UserSignup.grant(service, call, credentials) : nil
             guard let record = try service.store.update(WriteRequest(space: call.space, entity: entity, id: id,
                                                                      commands: commands, schema: call.project.schema,
-                                                                     credentials: credentials, now: call.now,
+                                                                     credentials: credentials, grant: change?.grant ?? UserGrant(),
+                                                                     now: call.now,
                                                                      limits: service.config.modelLimits)) else {
                 throw BackbeamError(.objectNotFound)
             }
+            if change?.grant.mail != nil { service.outboxes.mailQueued() }
             return BackbeamReply(body: PageBodies.object(id: id, objects: [ResponseObject(record: record)]))
         }
         table.on("DELETE", "/data/:entity/:id") { call in

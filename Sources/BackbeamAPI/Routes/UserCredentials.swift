@@ -15,10 +15,7 @@ enum UserCredentials {
             let c = commands.fields.remove(at: i)
             try refuseOtherVerbs(c)
             if let password = c.set {
-                guard !password.isEmpty, password.utf8.count <= maxPasswordBytes else {
-                    throw BackbeamError(.invalidParameters, "The password must have 1 to 72 bytes")
-                }
-                change.passwordHash = .set(try PasswordHasher.hash(password, cost: cost))
+                change.passwordHash = .set(try hashPassword(password, cost: cost))
             } else if c.del {
                 change.passwordHash = .delete
             }
@@ -36,6 +33,15 @@ enum UserCredentials {
             }
         }
         return change
+    }
+
+    /// The bcrypt hash of a new password: 1 to 72 bytes (bcrypt ignores what follows), no NUL, else 400
+    /// `InvalidParameters`.
+    static func hashPassword(_ password: String, cost: Int) throws -> String {
+        guard !password.isEmpty, password.utf8.count <= maxPasswordBytes, !password.utf8.contains(0) else {
+            throw BackbeamError(.invalidParameters, "The password must have 1 to 72 bytes")
+        }
+        return try PasswordHasher.hash(password, cost: cost)
     }
 
     private static func refuseOtherVerbs(_ c: FieldCommands) throws {

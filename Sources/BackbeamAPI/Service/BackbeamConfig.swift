@@ -41,6 +41,13 @@ public struct BackbeamConfig: Sendable {
     public var maxUploadBytes = 50 << 20
     /// Image resizing of downloads (§5.3.5).
     public var images = ImageSettings()
+    /// The externally visible base URL of the daemon, for the links in mails (§8); without it mails carry
+    /// the code only.
+    public var publicUrl: String?
+    /// Social provider settings for every project (`backbeam.social.<provider>`, §5.4.6).
+    public var social: [SocialProvider: ProviderSettings] = [:]
+    /// Seconds a social provider may take to answer (§5.4.6): 10.
+    public var socialTimeoutSeconds = 10
 
     /// The defaults.
     public init() {}
@@ -65,6 +72,7 @@ public struct BackbeamConfig: Sendable {
         "maxLimit", "maxBodyBytes", "maxRequestTargetBytes", "maxHeaderBytes", "maxParameters", "maxValueBytes",
         "maxEntities", "maxFieldsPerEntity", "jsonp", "nonceCacheCapacity", "bcryptCost", "sessionMaxAgeDays",
         "maxUploadBytes", "images",
+        "publicUrl", "social", "socialTimeoutSeconds",
     ]
 
     /// Reads and validates the section.
@@ -89,6 +97,14 @@ public struct BackbeamConfig: Sendable {
         sessionMaxAgeDays = try section.int("sessionMaxAgeDays", 0, min: 0, max: 100_000)
         maxUploadBytes = try section.int("maxUploadBytes", 50 << 20, min: 1024, max: cap)
         images = try ImageSettings(try section.nested("images"))
+        socialTimeoutSeconds = try section.int("socialTimeoutSeconds", 10, min: 1, max: 300)
+        if let url = try section.string("publicUrl") {
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw section.fail("publicUrl", "must be an http:// or https:// URL")
+            }
+            publicUrl = url.hasSuffix("/") ? String(url.dropLast()) : url
+        }
+        if section["social"] != nil { social = try ProviderSettings.parse(try section.nested("social")) }
         if let name = try section.string("defaultProject") {
             guard Self.isValidProjectName(name) else { throw section.fail("defaultProject", "is not a valid project name") }
             defaultProject = name
@@ -124,6 +140,8 @@ public struct DeclaredProject: Sendable {
     public var indexes: [BackbeamEnvironment: [(entity: String, field: String)]] = [:]
     /// The schema, if any.
     public var schema: ProjectSchema?
+    /// Email confirmation, sender and social provider settings.
+    public var users = UserSettings()
 
     /// A declaration with keys only (tests).
     public init(name: String, keys: [BackbeamEnvironment: [KeyPair]], schema: ProjectSchema? = nil) {
@@ -134,7 +152,8 @@ public struct DeclaredProject: Sendable {
 
     init(name: String, _ section: ConfigSection) throws {
         self.name = name
-        try section.rejectUnknownKeys(["dev", "pro", "schema"])
+        try section.rejectUnknownKeys(["dev", "pro", "schema", "email", "social"])
+        users = try UserSettings(section)
         for env in BackbeamEnvironment.allCases {
             let envSection = try section.nested(env.rawValue)
             try envSection.rejectUnknownKeys(["keys", "indexes"])

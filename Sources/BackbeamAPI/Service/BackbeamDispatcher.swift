@@ -99,6 +99,7 @@ final class BackbeamDispatcher: Sendable {
                                                rawPath: target.rawPath, now: now,
                                                signingSecretForKey: { project.signingSecret(for: $0, env: env) },
                                                nonces: nonces)
+            if let change = TokenChangeHeaders(request.headers) { repoint(change, space: space, request: request) }
             if let auth = verified.auth {
                 let minCreatedAt = config.sessionMaxAgeDays > 0 ? now - Int64(config.sessionMaxAgeDays) * 86_400_000 : nil
                 authUser = try store.sessionUser(space: space, tokenHash: TokenHasher.hash(auth), minCreatedAt: minCreatedAt)
@@ -110,6 +111,16 @@ final class BackbeamDispatcher: Sendable {
                                 method: decoded.effectiveMethod, pathParameters: pathParameters, fileParts: fileParts,
                                 authUser: authUser, now: now)
         return try handler(call)
+    }
+
+    /// Moves the GCM subscriptions of Android's old tokens to its new one (§5.5.6), in a transaction of its
+    /// own; the outcome never changes the request's answer.
+    private func repoint(_ change: TokenChangeHeaders, space: SpaceID, request: HTTPRequest) {
+        do {
+            _ = try store.repointTokens(space: space, gateway: .gcm, old: change.old, new: change.new)
+        } catch {
+            logger.warning("backbeam push token change failed", metadata: ["error": "\(error)", "requestID": "\(request.requestID)"])
+        }
     }
 
     /// Query string and body (urlencoded or multipart) as parameters (§2.1, §2.2).

@@ -45,7 +45,8 @@ public final class BackbeamService: Sendable {
     /// The service over any store.
     public init(config: BackbeamConfig, store: any BackbeamStore, logger: Logger, serverAdmin: ServerAdmin?,
                 tempDirectory: String, clock: @escaping @Sendable () -> Int64 = BackbeamClock.now,
-                files: FileServices? = nil) throws {
+                files: FileServices? = nil, mailer: (any BackbeamMailer)? = nil,
+                pushSender: (any PushSender)? = nil) throws {
         self.config = config
         self.files = files
         self.serverAdmin = serverAdmin
@@ -59,7 +60,9 @@ public final class BackbeamService: Sendable {
                     _ = try store.declareIndex(space: space, entity: index.entity, field: index.field, now: clock())
                 }
             }
-            declared[name] = Project(name: name, source: .config, keys: project.keys, schema: project.schema, spaces: spaces)
+            var declaredProject = Project(name: name, source: .config, keys: project.keys, schema: project.schema, spaces: spaces)
+            declaredProject.users = project.users
+            declared[name] = declaredProject
         }
         let projects = ProjectDirectory(declared: declared, store: store,
                                         nonces: NonceReplayCaches(capacityPerEnvironment: config.nonceCacheCapacity))
@@ -69,7 +72,12 @@ public final class BackbeamService: Sendable {
                                metadata: ["project": "\(name)"])
             }
         }
-        context = ServiceContext(config: config, store: store, projects: projects, bqlLimits: BQLLimits(), logger: logger)
+        let outboxes = Outboxes(store: store, mailer: mailer ?? LogMailer(logger: logger),
+                                sender: pushSender ?? LogPushSender(logger: logger), logger: logger)
+        context = ServiceContext(config: config, store: store, projects: projects, bqlLimits: BQLLimits(), logger: logger,
+                                 outboxes: outboxes,
+                                 providers: ProviderClient(timeoutSeconds: config.socialTimeoutSeconds, logger: logger),
+                                 dummyPasswordHash: try PasswordHasher.hash(RandomID.hex(16), cost: config.bcryptCost))
         endpoints = EndpointTable()
         // File routes first: the route table is matched top to bottom (§1.4).
         if let files {
@@ -78,9 +86,16 @@ public final class BackbeamService: Sendable {
         }
         DataQueryRoutes.register(on: endpoints, context)
         DataGeoRoutes.register(on: endpoints, context)
+        UserEmailRoutes.register(on: endpoints, context)
+        UserPageRoutes.register(on: endpoints, context)
+        SocialRoutes.register(on: endpoints, context)
+        PushRoutes.register(on: endpoints, context)
         DataObjectRoutes.register(on: endpoints, context)
         dispatcher = BackbeamDispatcher(config: config, projects: projects, store: store, endpoints: endpoints,
                                         logger: logger, tempDirectory: tempDirectory, clock: clock)
+        // Rows a stop left queued are handed over now.
+        outboxes.mailQueued()
+        outboxes.pushQueued()
     }
 
     /// The methods the mounts take; the dispatcher matches by the effective method (`_method`, §2.1), so every

@@ -23,6 +23,8 @@ public struct Project: Sendable {
     private var signing: [BackbeamEnvironment: [(key: String, secret: SigningSecret)]]
     /// The schema (declared projects only).
     public var schema: ProjectSchema?
+    /// Email confirmation, sender and social provider settings (the defaults for created projects).
+    public var users = UserSettings()
     /// The data namespace of each environment.
     public var spaces: [BackbeamEnvironment: SpaceID]
     /// The nonce replay cache of each environment (§3.4 step 8), looked up once here rather than in a

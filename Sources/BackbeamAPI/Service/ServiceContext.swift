@@ -12,4 +12,11 @@ public struct ServiceContext: Sendable {
     public let bqlLimits: BQLLimits
     /// The API's logger.
     public let logger: Logger
+    /// The mail and push outboxes.
+    public let outboxes: Outboxes
+    /// Fetches social identities from the providers.
+    public let providers: ProviderClient
+    /// A bcrypt hash of a random password at the configured cost: a login with an unknown email is checked
+    /// against it, so that it takes as long as a wrong password (§5.4.2).
+    public let dummyPasswordHash: String
 }

@@ -27,6 +27,17 @@ enum BackbeamResponses {
     }
 
     /// The error body of §2.4; a 405 carries `Allow`, a 503 `Retry-After: 1`.
+    /// An email link page (§5.4.8): HTML, never cached, a policy that allows no script and posts only to
+    /// the page's own origin. Sent as a whole response, so never wrapped for JSONP.
+    static func html(_ body: [UInt8], status: Int) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/html; charset=utf-8")
+        headers.add("Cache-Control", "no-store")
+        headers.add("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
+        headers.add("X-Content-Type-Options", "nosniff")
+        return HTTPResponse(status: HTTPStatus(code: status), headers: headers, body: .bytes(body))
+    }
+
     static func error(_ error: BackbeamError, callback: String?, allow: [String] = []) -> HTTPResponse {
         var response = json(error.bodyBytes, status: error.httpStatus, callback: callback)
         if !allow.isEmpty { response.headers.add("Allow", allow.joined(separator: ", ")) }

@@ -1,0 +1,122 @@
+import Core
+
+/// Email confirmation modes (§5.4.1).
+public enum EmailConfirmation: String, Sendable {
+    /// No verification mail.
+    case none
+    /// The email is the login email at once; a verification code is mailed.
+    case optional
+    /// A verification code is mailed; the email logs in only after verification.
+    case mandatory
+}
+
+/// The social providers of §5.4.6, by the path segment of `/user/<provider>/signup`.
+public enum SocialProvider: String, Sendable, CaseIterable {
+    case twitter, facebook, googleplus, linkedin, github
+
+    /// The short name of login data keys and `this in` identities (§4.7).
+    public var short: String {
+        switch self {
+        case .twitter: return "tw"
+        case .facebook: return "fb"
+        case .googleplus: return "gp"
+        case .linkedin: return "ln"
+        case .github: return "gh"
+        }
+    }
+
+    /// The error status of a provider failure.
+    var errorStatus: BackbeamStatus {
+        switch self {
+        case .twitter: return .twitterError
+        case .facebook: return .facebookError
+        case .googleplus: return .googlePlusError
+        case .linkedin: return .linkedInError
+        case .github: return .gitHubError
+        }
+    }
+
+    /// The provider's endpoint that answers who the token belongs to (the credential goes in the query
+    /// string or a header, §5.4.6).
+    public var defaultURL: String {
+        switch self {
+        case .twitter: return "https://api.twitter.com/1.1/account/verify_credentials.json"
+        case .facebook: return "https://graph.facebook.com/me"
+        case .googleplus: return "https://www.googleapis.com/plus/v1/people/me"
+        case .linkedin: return "https://api.linkedin.com/v1/people/~:(id,first-name,last-name,headline)"
+        case .github: return "https://api.github.com/user"
+        }
+    }
+}
+
+/// Settings of one social provider: the endpoint (tests point it at a local fake) and, for Twitter, the
+/// app's OAuth 1.0a consumer key and secret.
+public struct ProviderSettings: Sendable, Equatable {
+    /// The endpoint URL (`http://` or `https://`), without the credential parameter.
+    public var url: String?
+    /// Twitter consumer key.
+    public var consumerKey: String?
+    /// Twitter consumer secret.
+    public var consumerSecret: String?
+
+    /// Nothing set.
+    public init(url: String? = nil, consumerKey: String? = nil, consumerSecret: String? = nil) {
+        self.url = url
+        self.consumerKey = consumerKey
+        self.consumerSecret = consumerSecret
+    }
+
+    /// These settings with the unset ones taken from `fallback`.
+    func over(_ fallback: ProviderSettings?) -> ProviderSettings {
+        ProviderSettings(url: url ?? fallback?.url, consumerKey: consumerKey ?? fallback?.consumerKey,
+                         consumerSecret: consumerSecret ?? fallback?.consumerSecret)
+    }
+
+    /// `social` as configured: `{<provider>: {url, consumerKey, consumerSecret}}`.
+    static func parse(_ section: ConfigSection) throws -> [SocialProvider: ProviderSettings] {
+        try section.rejectUnknownKeys(Set(SocialProvider.allCases.map(\.rawValue)))
+        var out: [SocialProvider: ProviderSettings] = [:]
+        for provider in SocialProvider.allCases where section[provider.rawValue] != nil {
+            let p = try section.nested(provider.rawValue)
+            try p.rejectUnknownKeys(["url", "consumerKey", "consumerSecret"])
+            let url = try p.string("url")
+            if let url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+                throw p.fail("url", "must be an http:// or https:// URL")
+            }
+            out[provider] = ProviderSettings(url: url, consumerKey: try p.string("consumerKey"),
+                                             consumerSecret: try p.string("consumerSecret"))
+        }
+        return out
+    }
+}
+
+/// The users settings of one project (§5.4, §8, §10): confirmation mode, sender, provider overrides.
+public struct UserSettings: Sendable {
+    /// `email.confirmation`.
+    public var confirmation: EmailConfirmation = .none
+    /// `email.from`: the sender address of mails.
+    public var from: String?
+    /// `social.<provider>`: per-project provider settings (over the global `backbeam.social`).
+    public var social: [SocialProvider: ProviderSettings] = [:]
+
+    /// The defaults.
+    public init() {}
+
+    /// `email` and `social` of a declared project.
+    init(_ project: ConfigSection) throws {
+        if project["email"] != nil {
+            let email = try project.nested("email")
+            try email.rejectUnknownKeys(["confirmation", "from"])
+            if let mode = try email.string("confirmation") {
+                guard let parsed = EmailConfirmation(rawValue: mode) else {
+                    throw email.fail("confirmation", "must be none, optional or mandatory")
+                }
+                confirmation = parsed
+            }
+            from = try email.string("from")
+        }
+        if project["social"] != nil {
+            social = try ProviderSettings.parse(try project.nested("social"))
+        }
+    }
+}
