@@ -135,6 +135,9 @@ public final class BackbeamService: Sendable {
         AdminRoutes.register(on: admin, context, serverAdmin: serverAdmin)
     }
 
+    /// Answers one request under the Backbeam roots (what the mounts do; tests drive the service with it).
+    func handle(_ request: HTTPRequest) -> HTTPResponse { dispatcher.handle(request) }
+
     static func renderEarly(_ error: any Error) -> HTTPResponse {
         guard let http = error as? HTTPError else {
             return BackbeamResponses.error(BackbeamError(.internalError), callback: nil)

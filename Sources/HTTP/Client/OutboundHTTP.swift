@@ -61,7 +61,12 @@ public enum OutboundHTTP {
             received.append(contentsOf: buffer[0..<n])
             guard received.count <= maxResponseBytes else { throw OutboundHTTPError.malformedResponse }
         }
-        return try OutboundResponseParser.parse(received)
+        return try parseResponse(received)
+    }
+
+    /// Parses a whole HTTP/1.x answer (head, then a body by `Content-Length`, chunked, or to the end).
+    public static func parseResponse(_ bytes: [UInt8]) throws -> OutboundResponse {
+        try OutboundResponseParser.parse(bytes)
     }
 
     static func monotonicSeconds() -> Double {

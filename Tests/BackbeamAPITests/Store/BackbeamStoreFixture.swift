@@ -20,8 +20,10 @@ final class BackbeamStoreFixture: @unchecked Sendable {
         var options = StorageOptions(path: directory.appendingPathComponent("quartet.sqlite").path)
         options.synchronous = "OFF"
         storage = try Storage(options: options, logger: Logger(label: "test"))
-        let sql = try String(contentsOf: Self.migration(), encoding: .utf8)
-        try storage.writeAndWait { ctx in try ctx.db.execute(sql) }
+        for file in try Self.migrations() {
+            let sql = try String(contentsOf: file, encoding: .utf8)
+            try storage.writeAndWait { ctx in try ctx.db.execute(sql) }
+        }
         store = SQLiteBackbeamStore(storage: storage)
         space = try store.space(project: "demo", env: .dev, create: true) ?? SpaceID(0)
     }
@@ -31,13 +33,14 @@ final class BackbeamStoreFixture: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// The Backbeam migration file, whatever its number.
-    static func migration() throws -> URL {
+    /// The Backbeam migration files (`NNNN_backbeam*.sql`), in order, whatever their numbers.
+    static func migrations() throws -> [URL] {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Migrations")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
-        guard let name = names.first(where: { $0.hasSuffix("_backbeam.sql") }) else { throw StorageError.migration("no backbeam migration") }
-        return dir.appendingPathComponent(name)
+            .filter { $0.contains("_backbeam") && $0.hasSuffix(".sql") }.sorted()
+        guard !names.isEmpty else { throw StorageError.migration("no backbeam migration") }
+        return names.map { dir.appendingPathComponent($0) }
     }
 
     func tick() -> Int64 {
