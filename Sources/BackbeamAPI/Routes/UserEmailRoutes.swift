@@ -49,7 +49,10 @@ enum UserEmailRoutes {
             return try UserReplies.user(service, call, id: id, auth: auth)
         }
         table.on("POST", "/user/email/setpassword", options) { call in
-            let code = try required(call, "code"), password = try required(call, "password")
+            let code = try required(call, "code")
+            guard let password = call.parameters.value("password") else {
+                throw BackbeamError(.missingParameters, "The password parameter is missing")
+            }
             let passwordHash = try UserCredentials.hashPassword(password, cost: service.config.bcryptCost)
             let (auth, hash) = UserSecrets.make()
             guard let id = try service.store.redeemCode(space: call.space, CodeRedemption(
