@@ -119,10 +119,20 @@ final class BackbeamAdminTests: BackbeamTestCase {
         _ = try c.send("DELETE", "/data/place/\(id)", p(("set-password", "hunter22"), ("code", "abcdef123456")))
         c.auth = "deadbeefdeadbeef"
         _ = try c.send("GET", "/data/place", p(("password", "hunter22")))
+        // Users: the session code of a signup, a login, and the reset code the mailer handles.
+        c.auth = nil
+        let user = try c.send("POST", "/data/user", p(("set-email", "ana@example.com"), ("set-password", "hunter22")))
+        XCTAssertEqual(user.status, 201, user.text)
+        _ = try c.send("POST", "/user/email/login", p(("email", "ana@example.com"), ("password", "hunter22")))
+        XCTAssertEqual(try c.send("POST", "/user/email/lostpassword", p(("email", "ana@example.com"))).status, 200)
+        let mails = try bb.admin("GET", "/projects/\(projectName)/dev/outbox/email").json.arrayValue ?? []
+        let resetCode = try XCTUnwrap(mails.first.flatMap(Self.code(in:)))
         Thread.sleep(forTimeInterval: 0.2)
         let log = bb.server.output
         XCTAssertTrue(log.contains("/data/place"), "the access log is on")
-        for secret in ["password=", "auth=", "signature=", "code=", "hunter22", "deadbeefdeadbeef", projectKeys.dev.secret] {
+        XCTAssertTrue(log.contains("backbeam mail"), "the mailer logged the mail")
+        for secret in ["password=", "auth=", "signature=", "code=", "hunter22", "deadbeefdeadbeef", projectKeys.dev.secret,
+                       user["auth"]?.stringValue ?? "-", resetCode] {
             XCTAssertFalse(log.contains(secret), "the log contains \(secret)")
         }
     }
