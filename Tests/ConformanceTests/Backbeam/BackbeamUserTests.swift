@@ -30,8 +30,8 @@ final class BackbeamUserTests: BackbeamTestCase {
             let r = try? client.send("POST", "/data/user", p(("set-email", "race@example.com"), ("set-password", "secret1")))
             statuses.withLock { $0.append(r?.status ?? 0) }
         }
-        XCTAssertEqual(statuses.value.filter { $0 == 201 }.count, 1, "\(statuses.value)")
-        XCTAssertEqual(statuses.value.filter { $0 == 400 }.count, 19, "\(statuses.value)")
+        XCTAssertEqual(statuses.withLock { $0 }.filter { $0 == 201 }.count, 1, "\(statuses.withLock { $0 })")
+        XCTAssertEqual(statuses.withLock { $0 }.filter { $0 == 400 }.count, 19, "\(statuses.withLock { $0 })")
         XCTAssertEqual(try api.send("GET", "/data/user", p(("q", "where email = ?"), ("params", "race@example.com")))["count"]?.int64Value, 1)
     }
 
@@ -170,7 +170,7 @@ final class BackbeamUserTests: BackbeamTestCase {
             let r = try? client.send("POST", "/user/email/verify", p(("code", code)))
             statuses.withLock { $0.append(r?.apiStatus ?? "none") }
         }
-        XCTAssertEqual(statuses.value.sorted(), ["InvalidCode", "Success"])
+        XCTAssertEqual(statuses.withLock { $0 }.sorted(), ["InvalidCode", "Success"])
     }
 
     func test_BB_133_emailLinkPages() throws {
@@ -242,13 +242,4 @@ extension BackbeamTestCase {
         let code = String(text[range.upperBound...].prefix(64))
         return code.count == 64 ? code : nil
     }
-}
-
-/// A value shared by concurrent test closures.
-final class Locked<T>: @unchecked Sendable {
-    private var stored: T
-    private let lock = NSLock()
-    init(_ value: T) { stored = value }
-    var value: T { lock.lock(); defer { lock.unlock() }; return stored }
-    func withLock(_ body: (inout T) -> Void) { lock.lock(); body(&stored); lock.unlock() }
 }
