@@ -2,18 +2,24 @@
 -- notification outbox. Times are Unix epoch milliseconds. Every table is prefixed bb_.
 
 -- Every email the mailer was given, written in the transaction that created its code (spec 8). state is
--- queued until the mailer handled it after commit: logged (the default mailer), sent, or failed.
+-- queued until the mailer handled it after commit: logged (the default mailer), sent (SMTP), or failed after
+-- the last attempt; a failed attempt leaves it queued until next_attempt_at. sender is the project's
+-- email.from (NULL: the mailer's own).
 CREATE TABLE bb_mail_outbox (
-    id         INTEGER PRIMARY KEY,
-    space      INTEGER NOT NULL,
-    recipient  TEXT NOT NULL,
-    kind       TEXT NOT NULL CHECK (kind IN ('verification', 'lostpassword')),
-    subject    TEXT NOT NULL,
-    body       TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    state      TEXT NOT NULL DEFAULT 'queued'
+    id              INTEGER PRIMARY KEY,
+    space           INTEGER NOT NULL,
+    recipient       TEXT NOT NULL,
+    sender          TEXT,
+    kind            TEXT NOT NULL CHECK (kind IN ('verification', 'lostpassword')),
+    subject         TEXT NOT NULL,
+    body            TEXT NOT NULL,
+    created_at      INTEGER NOT NULL,
+    state           TEXT NOT NULL DEFAULT 'queued',
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX bb_mail_outbox_space ON bb_mail_outbox(space, id);
+CREATE INDEX bb_mail_outbox_queued ON bb_mail_outbox(state, next_attempt_at) WHERE state = 'queued';
 
 -- Push subscriptions (spec 5.5.2): (gateway, token, channel) triples per environment, not tied to users.
 CREATE TABLE bb_push_subscriptions (

@@ -16,7 +16,7 @@ enum AdminOutboxRoutes {
                 JSON.object(JSONObject([("id", .string(String(mail.id))), ("to", .string(mail.recipient)),
                                         ("subject", .string(mail.subject)), ("text", .string(mail.body)),
                                         ("kind", .string(mail.kind)), ("created_at", .number(JSONNumber(mail.createdAt))),
-                                        ("state", .string(mail.state))]))
+                                        ("state", .string(mail.state)), ("attempts", .int(mail.attempts))]))
             })
         }
         route(.get, "/projects/:project/:env/outbox/push") { request, params in

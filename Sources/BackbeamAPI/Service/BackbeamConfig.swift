@@ -48,6 +48,8 @@ public struct BackbeamConfig: Sendable {
     public var social: [SocialProvider: ProviderSettings] = [:]
     /// Seconds a social provider may take to answer (§5.4.6): 10.
     public var socialTimeoutSeconds = 10
+    /// The SMTP relay of mails; nil: mails are logged and kept in the outbox only (§8).
+    public var smtp: SMTPSettings?
 
     /// The defaults.
     public init() {}
@@ -72,7 +74,7 @@ public struct BackbeamConfig: Sendable {
         "maxLimit", "maxBodyBytes", "maxRequestTargetBytes", "maxHeaderBytes", "maxParameters", "maxValueBytes",
         "maxEntities", "maxFieldsPerEntity", "jsonp", "nonceCacheCapacity", "bcryptCost", "sessionMaxAgeDays",
         "maxUploadBytes", "images",
-        "publicUrl", "social", "socialTimeoutSeconds",
+        "publicUrl", "social", "socialTimeoutSeconds", "smtp",
     ]
 
     /// Reads and validates the section.
@@ -105,6 +107,7 @@ public struct BackbeamConfig: Sendable {
             publicUrl = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
         if section["social"] != nil { social = try ProviderSettings.parse(try section.nested("social")) }
+        if section["smtp"] != nil { smtp = try SMTPSettings.parse(try section.nested("smtp")) }
         if let name = try section.string("defaultProject") {
             guard Self.isValidProjectName(name) else { throw section.fail("defaultProject", "is not a valid project name") }
             defaultProject = name

@@ -72,8 +72,10 @@ public final class BackbeamService: Sendable {
                                metadata: ["project": "\(name)"])
             }
         }
-        let outboxes = Outboxes(store: store, mailer: mailer ?? LogMailer(logger: logger),
-                                sender: pushSender ?? LogPushSender(logger: logger), logger: logger)
+        let defaultMailer: any BackbeamMailer = config.smtp.map { SMTPMailer(settings: $0, logger: logger) } ?? LogMailer(logger: logger)
+        let outboxes = Outboxes(store: store, mailer: mailer ?? defaultMailer,
+                                sender: pushSender ?? LogPushSender(logger: logger),
+                                retry: MailRetry(baseSeconds: config.smtp?.retrySeconds ?? 30), logger: logger)
         context = ServiceContext(config: config, store: store, projects: projects, bqlLimits: BQLLimits(), logger: logger,
                                  outboxes: outboxes,
                                  providers: ProviderClient(timeoutSeconds: config.socialTimeoutSeconds, logger: logger),

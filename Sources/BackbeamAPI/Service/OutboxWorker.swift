@@ -23,6 +23,11 @@ final class OutboxWorker: Sendable {
         self.drain = drain
     }
 
+    /// Schedules a drain in `seconds` (a retry that waits).
+    func kick(afterSeconds seconds: Int) {
+        queue.asyncAfter(deadline: .now() + .seconds(seconds)) { [self] in kick() }
+    }
+
     /// Schedules a drain.
     func kick() {
         let start = state.withLock { s -> Bool in

@@ -68,10 +68,12 @@ public protocol BackbeamStore: Sendable {
     func redeemCode(space: SpaceID, _ redemption: CodeRedemption) throws -> String?
     /// A verified social identity: log in, link or create (§5.4.6), and open the session, in one transaction.
     func socialLogin(space: SpaceID, _ login: SocialLogin) throws -> SocialOutcome
-    /// Mails not yet handed to the mailer, oldest first, across all environments.
-    func queuedMails(limit: Int) throws -> [MailMessage]
+    /// Mails waiting for the mailer whose next attempt is due at `now`, oldest first, across all environments.
+    func queuedMails(limit: Int, now: Int64) throws -> [MailMessage]
     /// Records what the mailer did with a mail (`logged`, `sent`, `failed`).
     func setMailState(id: Int64, state: String) throws
+    /// Counts a failed delivery attempt: the mail waits until `retryAt`, or is `failed` when that is nil.
+    func mailAttemptFailed(id: Int64, retryAt: Int64?) throws
     /// Recorded mails of an environment, newest first, optionally to one recipient (case-insensitively).
     func mailOutbox(space: SpaceID, recipient: String?, limit: Int) throws -> [MailMessage]
 

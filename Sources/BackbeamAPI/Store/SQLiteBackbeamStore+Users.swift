@@ -69,7 +69,7 @@ extension SQLiteBackbeamStore {
 
     public func mailOutbox(space: SpaceID, recipient: String?, limit: Int) throws -> [MailMessage] {
         try storage.read { db -> [MailMessage] in
-            var sql = "SELECT id, recipient, kind, subject, body, created_at, state FROM bb_mail_outbox WHERE space = ?"
+            var sql = "SELECT id, recipient, kind, subject, body, created_at, state, attempts FROM bb_mail_outbox WHERE space = ?"
             var args: [SQLValue] = [.integer(space.value)]
             if let recipient {
                 sql += " AND lower(recipient) = ?"
@@ -83,6 +83,7 @@ extension SQLiteBackbeamStore {
                 mail.id = row[0].int64 ?? 0
                 mail.createdAt = row[5].int64 ?? 0
                 mail.state = row[6].string ?? ""
+                mail.attempts = Int(row[7].int64 ?? 0)
                 return mail
             }
         }
@@ -109,9 +110,9 @@ enum UserGrants {
         }
         guard var mail = grant.mail else { return nil }
         try db.run("""
-            INSERT INTO bb_mail_outbox (space, recipient, kind, subject, body, created_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, [.integer(space.value), .text(mail.recipient), .text(mail.kind), .text(mail.subject), .text(mail.body),
-                  .integer(now)])
+            INSERT INTO bb_mail_outbox (space, recipient, sender, kind, subject, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [.integer(space.value), .text(mail.recipient), mail.sender.map(SQLValue.text) ?? .null, .text(mail.kind),
+                  .text(mail.subject), .text(mail.body), .integer(now)])
         mail.id = db.lastInsertRowID
         mail.createdAt = now
         return mail
@@ -125,17 +126,29 @@ enum UserGrants {
 }
 
 extension SQLiteBackbeamStore {
-    public func queuedMails(limit: Int) throws -> [MailMessage] {
+    public func queuedMails(limit: Int, now: Int64) throws -> [MailMessage] {
         try storage.read { db -> [MailMessage] in
             try db.query("""
-                SELECT id, recipient, kind, subject, body, created_at FROM bb_mail_outbox WHERE state = 'queued'
-                ORDER BY id LIMIT ?
-                """, [.integer(Int64(limit))]).map { row in
-                var mail = MailMessage(recipient: row[1].string ?? "", kind: row[2].string ?? "", subject: row[3].string ?? "",
-                                       body: row[4].string ?? "")
+                SELECT id, recipient, sender, kind, subject, body, created_at, attempts FROM bb_mail_outbox
+                WHERE state = 'queued' AND next_attempt_at <= ? ORDER BY id LIMIT ?
+                """, [.integer(now), .integer(Int64(limit))]).map { row in
+                var mail = MailMessage(recipient: row[1].string ?? "", sender: row[2].string, kind: row[3].string ?? "",
+                                       subject: row[4].string ?? "", body: row[5].string ?? "")
                 mail.id = row[0].int64 ?? 0
-                mail.createdAt = row[5].int64 ?? 0
+                mail.createdAt = row[6].int64 ?? 0
+                mail.attempts = Int(row[7].int64 ?? 0)
                 return mail
+            }
+        }
+    }
+
+    public func mailAttemptFailed(id: Int64, retryAt: Int64?) throws {
+        try storage.writeAndWait { ctx in
+            if let retryAt {
+                try ctx.db.run("UPDATE bb_mail_outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?",
+                               [.integer(retryAt), .integer(id)])
+            } else {
+                try ctx.db.run("UPDATE bb_mail_outbox SET attempts = attempts + 1, state = 'failed' WHERE id = ?", [.integer(id)])
             }
         }
     }

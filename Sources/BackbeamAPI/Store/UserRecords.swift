@@ -29,6 +29,8 @@ public struct MailMessage: Sendable, Equatable {
     public var id: Int64 = 0
     /// The recipient address.
     public var recipient: String
+    /// The sender address (the project's `email.from`); nil for the mailer's own.
+    public var sender: String?
     /// `verification` or `lostpassword`.
     public var kind: String
     /// Subject line.
@@ -39,10 +41,13 @@ public struct MailMessage: Sendable, Equatable {
     public var createdAt: Int64 = 0
     /// `queued`, `logged`, `sent` or `failed`.
     public var state: String = "queued"
+    /// Delivery attempts that failed so far.
+    public var attempts = 0
 
     /// A message.
-    public init(recipient: String, kind: String, subject: String, body: String) {
+    public init(recipient: String, sender: String? = nil, kind: String, subject: String, body: String) {
         self.recipient = recipient
+        self.sender = sender
         self.kind = kind
         self.subject = subject
         self.body = body

@@ -30,7 +30,7 @@ public struct LogMailer: BackbeamMailer {
 enum MailTemplates {
     /// The mail of `kind` (`verification` or `lostpassword`) to `email`, carrying `code`.
     static func message(kind: CodeKind, email: String, code: String, project: String, env: BackbeamEnvironment,
-                        publicUrl: String?) -> MailMessage {
+                        publicUrl: String?, from: String?) -> MailMessage {
         let page = kind == .verification ? "confirm" : "reset"
         let link = publicUrl.map { "\($0)/backbeam/\(project)/\(env.rawValue)/user/email/\(page)?code=\(code)" }
         switch kind {
@@ -38,13 +38,13 @@ enum MailTemplates {
             var body = "Hello,\n\nplease confirm the email address \(email) for \(project).\n\n"
             if let link { body += "Open this link to confirm it:\n\(link)\n\n" }
             body += "Confirmation code: \(code)\n\nIf you did not sign up, ignore this message.\n"
-            return MailMessage(recipient: email, kind: "verification", subject: "Confirm your email address for \(project)",
+            return MailMessage(recipient: email, sender: from, kind: "verification", subject: "Confirm your email address for \(project)",
                                body: body)
         case .reset:
             var body = "Hello,\n\nsomeone asked to reset the password of \(email) for \(project).\n\n"
             if let link { body += "Open this link to choose a new password:\n\(link)\n\n" }
             body += "Reset code: \(code)\n\nThe code works for 24 hours. If you did not ask for it, ignore this message.\n"
-            return MailMessage(recipient: email, kind: "lostpassword", subject: "Reset your password for \(project)", body: body)
+            return MailMessage(recipient: email, sender: from, kind: "lostpassword", subject: "Reset your password for \(project)", body: body)
         }
     }
 }

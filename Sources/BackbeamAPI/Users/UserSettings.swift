@@ -114,6 +114,7 @@ public struct UserSettings: Sendable {
                 confirmation = parsed
             }
             from = try email.string("from")
+            if let from, !SMTPMailer.isAddress(from) { throw email.fail("from", "must be an email address") }
         }
         if project["social"] != nil {
             social = try ProviderSettings.parse(try project.nested("social"))

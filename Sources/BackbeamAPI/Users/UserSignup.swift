@@ -8,7 +8,7 @@ enum UserSignup {
         guard mode != .none, case .set(let email)? = credentials.email else { return (UserGrant(), false) }
         let (code, issued) = UserSecrets.issue(.verification, now: call.now)
         let mail = MailTemplates.message(kind: .verification, email: email, code: code, project: call.project.name,
-                                         env: call.env, publicUrl: service.config.publicUrl)
+                                         env: call.env, publicUrl: service.config.publicUrl, from: call.project.users.from)
         return (UserGrant(code: issued, mail: mail), mode == .mandatory)
     }
 }

@@ -169,4 +169,24 @@ final class UserServiceUnitTests: XCTestCase {
         XCTAssertThrowsError(try OutboundHTTP.request("GET", "ftp://x/"))
         XCTAssertThrowsError(try OutboundHTTP.request("GET", "http://user@host/"))
     }
+
+    func testMailRetryAndSMTPSettings() throws {
+        let retry = MailRetry(baseSeconds: 30)
+        XCTAssertEqual((1...5).map { retry.delaySeconds(afterFailedAttempts: $0) }, [30, 60, 120, 240, nil])
+        let parsed = try BackbeamConfig(JSONObject([("smtp", .object(JSONObject([("host", .string("mail.example.com")),
+                                                                                  ("from", .string("noreply@example.com"))])))]))
+        XCTAssertEqual(parsed.smtp?.port, 587)
+        XCTAssertEqual(parsed.smtp?.security, .starttls)
+        XCTAssertNil(try BackbeamConfig(JSONObject()).smtp)
+        for bad: JSONObject in [["host": "h"], ["host": "h", "from": "a b@x"], ["host": "h", "from": "a@x", "security": "ssl"],
+                                ["host": "h", "from": "a@x", "user": "u"], ["host": "h", "from": "a@x", "pass": "p"]] {
+            XCTAssertThrowsError(try BackbeamConfig(JSONObject([("smtp", .object(bad))])), "\(bad)")
+        }
+        let mail = MailMessage(recipient: "ana@example.com", kind: "lostpassword", subject: "Café", body: "line 1\n.line 2")
+        let text = SMTPMailer.message(mail, from: "noreply@example.com")
+        XCTAssertTrue(text.contains("Subject: =?UTF-8?B?Q2Fmw6k=?=\r\n"), text)
+        let body = text.components(separatedBy: "\r\n\r\n")[1].replacingOccurrences(of: "\r\n", with: "")
+        XCTAssertEqual(Base64.decode(body).map { String(decoding: $0, as: UTF8.self) }, "line 1\r\n.line 2")
+        XCTAssertFalse(SMTPMailer.isAddress("a@x>\r\nRCPT TO:<b@y"))
+    }
 }
