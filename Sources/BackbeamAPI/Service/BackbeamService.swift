@@ -80,6 +80,7 @@ public final class BackbeamService: Sendable {
                                  outboxes: outboxes,
                                  providers: ProviderClient(timeoutSeconds: config.socialTimeoutSeconds, logger: logger),
                                  dummyPasswordHash: try PasswordHasher.hash(RandomID.hex(16), cost: config.bcryptCost))
+        Self.warnAboutUncheckedTokens(config, logger: logger)
         endpoints = EndpointTable()
         // File routes first: the route table is matched top to bottom (§1.4).
         if let files {
@@ -135,6 +136,18 @@ public final class BackbeamService: Sendable {
         }
         let admin = router.group("/_quartet/admin/backbeam", errorRenderer: { error, _ in AdminReplies.early(error) })
         AdminRoutes.register(on: admin, context, serverAdmin: serverAdmin)
+    }
+
+    /// Without the app credentials, Facebook and Google tokens issued to any app are accepted (as on
+    /// Backbeam, §5.4.6): said once at start-up.
+    static func warnAboutUncheckedTokens(_ config: BackbeamConfig, logger: Logger) {
+        var unchecked: [String] = []
+        if config.social[.facebook]?.appId == nil { unchecked.append("facebook") }
+        if config.social[.googleplus]?.clientId == nil { unchecked.append("googleplus") }
+        guard config.enabled, !unchecked.isEmpty else { return }
+        logger.warning("backbeam social sign-in accepts tokens issued to any app unless the project sets the app credentials",
+                       metadata: ["providers": "\(unchecked.joined(separator: ","))",
+                                  "keys": "backbeam.social.facebook.appId/appSecret, backbeam.social.googleplus.clientId"])
     }
 
     /// Answers one request under the Backbeam roots (what the mounts do; tests drive the service with it).

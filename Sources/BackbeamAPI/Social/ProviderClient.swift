@@ -59,7 +59,47 @@ public struct ProviderClient: Sendable {
         guard let identity = ProviderReplies.identity(provider, body: response.body) else {
             throw fail(provider, "the provider's answer has no user id")
         }
+        try checkAudience(provider, settings: settings, parameters: parameters)
         return identity
+    }
+
+    /// With the project's app credentials configured, the token must have been issued to that app
+    /// (§5.4.6): Facebook's `debug_token` names the app and the validity, Google's `tokeninfo` the audience.
+    private func checkAudience(_ provider: SocialProvider, settings: ProviderSettings, parameters: BackbeamParameters) throws {
+        let token = parameters.value("access_token") ?? ""
+        let expected: String, url: String
+        switch provider {
+        case .facebook:
+            guard let appId = settings.appId, let appSecret = settings.appSecret else { return }
+            let base = settings.tokenCheckUrl ?? provider.defaultTokenCheckURL ?? ""
+            url = base + (base.contains("?") ? "&" : "?") + "input_token=" + OAuth1.encode(token)
+                + "&access_token=" + OAuth1.encode(appId + "|" + appSecret)
+            expected = appId
+        case .googleplus:
+            guard let clientId = settings.clientId else { return }
+            let base = settings.tokenCheckUrl ?? provider.defaultTokenCheckURL ?? ""
+            url = base + (base.contains("?") ? "&" : "?") + "access_token=" + OAuth1.encode(token)
+            expected = clientId
+        default:
+            return
+        }
+        let response: OutboundResponse
+        do {
+            response = try OutboundHTTP.request("GET", url, headers: [("Accept", "application/json")], timeoutSeconds: timeoutSeconds)
+        } catch {
+            throw fail(provider, "the token check could not be reached (\(error))")
+        }
+        guard (200..<300).contains(response.status), let json = try? JSONParser.parse(response.body) else {
+            throw fail(provider, "the token check answered \(response.status)")
+        }
+        let issuedTo: String?
+        if provider == .facebook {
+            let data = json["data"]
+            issuedTo = data?["is_valid"]?.boolValue == true ? (data?["app_id"]?.stringValue ?? data?["app_id"]?.numberValue?.text) : nil
+        } else {
+            issuedTo = json["aud"]?.stringValue ?? json["azp"]?.stringValue ?? json["issued_to"]?.stringValue
+        }
+        guard issuedTo == expected else { throw fail(provider, "the token was issued to another app") }
     }
 
     /// A credential parameter, else 400 `MissingParameters`.

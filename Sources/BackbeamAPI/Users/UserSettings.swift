@@ -47,10 +47,21 @@ public enum SocialProvider: String, Sendable, CaseIterable {
         case .github: return "https://api.github.com/user"
         }
     }
+
+    /// The endpoint that tells whom a token was issued to, for the providers that have one.
+    var defaultTokenCheckURL: String? {
+        switch self {
+        case .facebook: return "https://graph.facebook.com/debug_token"
+        case .googleplus: return "https://www.googleapis.com/oauth2/v3/tokeninfo"
+        default: return nil
+        }
+    }
 }
 
-/// Settings of one social provider: the endpoint (tests point it at a local fake) and, for Twitter, the
-/// app's OAuth 1.0a consumer key and secret.
+/// Settings of one social provider: the endpoint (tests point it at a local fake), Twitter's OAuth 1.0a
+/// consumer key and secret, and the app credentials that make the server check a token was issued to the
+/// project's own app (Facebook `appId`/`appSecret` through `debug_token`, Google `clientId` through
+/// `tokeninfo`, §5.4.6).
 public struct ProviderSettings: Sendable, Equatable {
     /// The endpoint URL (`http://` or `https://`), without the credential parameter.
     public var url: String?
@@ -58,33 +69,65 @@ public struct ProviderSettings: Sendable, Equatable {
     public var consumerKey: String?
     /// Twitter consumer secret.
     public var consumerSecret: String?
+    /// Facebook app id.
+    public var appId: String?
+    /// Facebook app secret.
+    public var appSecret: String?
+    /// Google OAuth client id.
+    public var clientId: String?
+    /// The endpoint that tells whom a token was issued to (Facebook `debug_token`, Google `tokeninfo`).
+    public var tokenCheckUrl: String?
 
     /// Nothing set.
-    public init(url: String? = nil, consumerKey: String? = nil, consumerSecret: String? = nil) {
+    public init(url: String? = nil, consumerKey: String? = nil, consumerSecret: String? = nil, appId: String? = nil,
+                appSecret: String? = nil, clientId: String? = nil, tokenCheckUrl: String? = nil) {
         self.url = url
         self.consumerKey = consumerKey
         self.consumerSecret = consumerSecret
+        self.appId = appId
+        self.appSecret = appSecret
+        self.clientId = clientId
+        self.tokenCheckUrl = tokenCheckUrl
     }
 
     /// These settings with the unset ones taken from `fallback`.
     func over(_ fallback: ProviderSettings?) -> ProviderSettings {
         ProviderSettings(url: url ?? fallback?.url, consumerKey: consumerKey ?? fallback?.consumerKey,
-                         consumerSecret: consumerSecret ?? fallback?.consumerSecret)
+                         consumerSecret: consumerSecret ?? fallback?.consumerSecret, appId: appId ?? fallback?.appId,
+                         appSecret: appSecret ?? fallback?.appSecret, clientId: clientId ?? fallback?.clientId,
+                         tokenCheckUrl: tokenCheckUrl ?? fallback?.tokenCheckUrl)
     }
 
-    /// `social` as configured: `{<provider>: {url, consumerKey, consumerSecret}}`.
+    /// The keys each provider takes.
+    static func keys(_ provider: SocialProvider) -> Set<String> {
+        switch provider {
+        case .twitter: return ["url", "consumerKey", "consumerSecret"]
+        case .facebook: return ["url", "appId", "appSecret", "tokenCheckUrl"]
+        case .googleplus: return ["url", "clientId", "tokenCheckUrl"]
+        case .linkedin, .github: return ["url"]
+        }
+    }
+
+    /// `social` as configured: `{<provider>: {url, ...}}`.
     static func parse(_ section: ConfigSection) throws -> [SocialProvider: ProviderSettings] {
         try section.rejectUnknownKeys(Set(SocialProvider.allCases.map(\.rawValue)))
         var out: [SocialProvider: ProviderSettings] = [:]
         for provider in SocialProvider.allCases where section[provider.rawValue] != nil {
             let p = try section.nested(provider.rawValue)
-            try p.rejectUnknownKeys(["url", "consumerKey", "consumerSecret"])
-            let url = try p.string("url")
-            if let url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-                throw p.fail("url", "must be an http:// or https:// URL")
+            try p.rejectUnknownKeys(keys(provider))
+            for key in ["url", "tokenCheckUrl"] {
+                if let url = try p.string(key), !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+                    throw p.fail(key, "must be an http:// or https:// URL")
+                }
             }
-            out[provider] = ProviderSettings(url: url, consumerKey: try p.string("consumerKey"),
-                                             consumerSecret: try p.string("consumerSecret"))
+            let settings = ProviderSettings(url: try p.string("url"), consumerKey: try p.string("consumerKey"),
+                                            consumerSecret: try p.string("consumerSecret"), appId: try p.string("appId"),
+                                            appSecret: try p.string("appSecret"), clientId: try p.string("clientId"),
+                                            tokenCheckUrl: try p.string("tokenCheckUrl"))
+            if (settings.appId == nil) != (settings.appSecret == nil) {
+                throw p.fail("appId", "appId and appSecret are set together")
+            }
+            out[provider] = settings
         }
         return out
     }

@@ -22,6 +22,10 @@ final class BackbeamSocialTests: BackbeamTestCase {
                     settings["consumerKey"] = .string("ck")
                     settings["consumerSecret"] = .string("cs")
                 }
+                if name == "googleplus" {
+                    settings["clientId"] = .string("our-client")
+                    settings["tokenCheckUrl"] = .string(provider.url("/gp/tokeninfo"))
+                }
                 social[name] = .object(settings)
             }
             Self.shared[key] = try BackbeamServer(environment: ["QUARTET_BACKBEAM_SOCIAL": JSON.object(social).serialized()])
@@ -159,5 +163,19 @@ final class BackbeamSocialTests: BackbeamTestCase {
         let r = try api.send("GET", "/data/user", p(("q", "where this in ?"), ("params", "fb:\(fbID)")))
         XCTAssertEqual(r.status, 200, r.text)
         XCTAssertEqual(r.ids, [created.id])
+    }
+
+    /// With the app's client id configured, a Google token must have been issued to that app (§5.4.6).
+    func testGoogleTokenMustBeIssuedToTheProjectsApp() throws {
+        let gpID = "g\(UInt32.random(in: 1...UInt32.max))"
+        fake.answer("/gp/me", body: "{\"id\":\"\(gpID)\",\"displayName\":\"Ana\",\"image\":{\"url\":\"u\"}}")
+        fake.answer("/gp/tokeninfo", body: "{\"aud\":\"another-app\"}")
+        assertError(try api.send("POST", "/user/googleplus/signup", p(("access_token", "gt"))), 400, "GooglePlusError")
+        XCTAssertTrue(fake.requests.contains { $0.target == "/gp/tokeninfo?access_token=gt" })
+        fake.answer("/gp/tokeninfo", body: "{\"aud\":\"our-client\"}")
+        let r = try api.send("POST", "/user/googleplus/signup", p(("access_token", "gt")))
+        XCTAssertEqual(r.status, 201, r.text)
+        XCTAssertEqual(r.main?["login_gp_id"]?.stringValue, gpID)
+        XCTAssertEqual(r.main?["login_gp_image"]?.stringValue, "u")
     }
 }
