@@ -32,7 +32,8 @@ enum UserEmailRoutes {
             let email = try required(call, "email")
             let (code, issued) = UserSecrets.issue(.reset, now: call.now)
             let mail = MailTemplates.message(kind: .reset, email: email.trimmingSpaces(), code: code, project: call.project.name,
-                                             env: call.env, publicUrl: service.config.publicUrl, from: call.project.users.from)
+                                             env: call.env, publicUrl: service.config.publicUrl, from: call.project.users.from,
+                                             templates: call.project.users.templates)
             guard try service.store.issueCode(space: call.space, email: email, code: issued, mail: mail, now: call.now) != nil else {
                 throw BackbeamError(.userNotFound)
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// Delivers the mails of the outbox (§8). Called after the transaction that queued the mail committed,
@@ -30,9 +31,18 @@ public struct LogMailer: BackbeamMailer {
 enum MailTemplates {
     /// The mail of `kind` (`verification` or `lostpassword`) to `email`, carrying `code`.
     static func message(kind: CodeKind, email: String, code: String, project: String, env: BackbeamEnvironment,
-                        publicUrl: String?, from: String?) -> MailMessage {
+                        publicUrl: String?, from: String?, templates: [String: MailTemplate] = [:]) -> MailMessage {
         let page = kind == .verification ? "confirm" : "reset"
         let link = publicUrl.map { "\($0)/backbeam/\(project)/\(env.rawValue)/user/email/\(page)?code=\(code)" }
+        let kindName = kind == .verification ? "verification" : "lostpassword"
+        if let template = templates[kindName] {
+            func fill(_ text: String) -> String {
+                // Without publicUrl a link cannot be made: {{link}} becomes the code.
+                text.replacingOccurrences(of: "{{code}}", with: code).replacingOccurrences(of: "{{link}}", with: link ?? code)
+                    .replacingOccurrences(of: "{{email}}", with: email).replacingOccurrences(of: "{{project}}", with: project)
+            }
+            return MailMessage(recipient: email, sender: from, kind: kindName, subject: fill(template.subject), body: fill(template.text))
+        }
         switch kind {
         case .verification:
             var body = "Hello,\n\nplease confirm the email address \(email) for \(project).\n\n"

@@ -139,6 +139,8 @@ public struct UserSettings: Sendable {
     public var confirmation: EmailConfirmation = .none
     /// `email.from`: the sender address of mails.
     public var from: String?
+    /// `email.templates`: the project's own subject and text per mail kind (`verification`, `lostpassword`).
+    public var templates: [String: MailTemplate] = [:]
     /// `social.<provider>`: per-project provider settings (over the global `backbeam.social`).
     public var social: [SocialProvider: ProviderSettings] = [:]
 
@@ -149,7 +151,20 @@ public struct UserSettings: Sendable {
     init(_ project: ConfigSection) throws {
         if project["email"] != nil {
             let email = try project.nested("email")
-            try email.rejectUnknownKeys(["confirmation", "from"])
+            try email.rejectUnknownKeys(["confirmation", "from", "templates"])
+            if email["templates"] != nil {
+                let section = try email.nested("templates")
+                try section.rejectUnknownKeys(["verification", "lostpassword"])
+                for kind in ["verification", "lostpassword"] where section[kind] != nil {
+                    let t = try section.nested(kind)
+                    try t.rejectUnknownKeys(["subject", "text"])
+                    guard let subject = try t.string("subject"), let text = try t.string("text") else {
+                        throw t.fail("subject", "a template has a subject and a text")
+                    }
+                    guard !subject.contains("\r"), !subject.contains("\n") else { throw t.fail("subject", "must be one line") }
+                    templates[kind] = MailTemplate(subject: subject, text: text)
+                }
+            }
             if let mode = try email.string("confirmation") {
                 guard let parsed = EmailConfirmation(rawValue: mode) else {
                     throw email.fail("confirmation", "must be none, optional or mandatory")
@@ -163,4 +178,12 @@ public struct UserSettings: Sendable {
             social = try ProviderSettings.parse(try project.nested("social"))
         }
     }
+}
+
+/// A project's own mail: `{{code}}`, `{{link}}`, `{{email}}` and `{{project}}` are filled in (§8).
+public struct MailTemplate: Sendable, Equatable {
+    /// The subject line.
+    public var subject: String
+    /// The plain-text body.
+    public var text: String
 }

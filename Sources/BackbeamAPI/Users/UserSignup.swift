@@ -8,7 +8,8 @@ enum UserSignup {
         guard mode != .none, case .set(let email)? = credentials.email else { return (UserGrant(), false) }
         let (code, issued) = UserSecrets.issue(.verification, now: call.now)
         let mail = MailTemplates.message(kind: .verification, email: email, code: code, project: call.project.name,
-                                         env: call.env, publicUrl: service.config.publicUrl, from: call.project.users.from)
+                                         env: call.env, publicUrl: service.config.publicUrl, from: call.project.users.from,
+                                             templates: call.project.users.templates)
         return (UserGrant(code: issued, mail: mail), mode == .mandatory)
     }
 }

@@ -16,7 +16,8 @@ final class BackbeamEmailModeTests: BackbeamTestCase {
                 ,"mand":{"dev":{"keys":[{"key":"\(Self.mandatory.key)","secret":"\(Self.mandatory.secret)"}]},\
                 "email":{"confirmation":"mandatory","from":"noreply@example.com"}},\
                 "opt":{"dev":{"keys":[{"key":"\(Self.optional.key)","secret":"\(Self.optional.secret)"}]},\
-                "email":{"confirmation":"optional"}}
+                "email":{"confirmation":"optional","templates":{"verification":{"subject":"Welcome to {{project}}",\
+                "text":"Hi {{email}}, your code: {{code}} ({{link}})"}}}}
                 """
             Self.shared[key] = try BackbeamServer(environment: ["QUARTET_BACKBEAM_BCRYPT_COST": "10",
                                                                 "QUARTET_BACKBEAM_PUBLIC_URL": "https://quartet.example.com"],
@@ -68,7 +69,11 @@ final class BackbeamEmailModeTests: BackbeamTestCase {
         XCTAssertEqual(r["auth"]?.stringValue?.count, 64)
         let mail = try XCTUnwrap(try mails(to: email, project: "opt").first)
         XCTAssertEqual(mail["kind"]?.stringValue, "verification")
-        XCTAssertNotNil(Self.code(in: mail))
+        // The project's own template, placeholders filled in.
+        XCTAssertEqual(mail["subject"]?.stringValue, "Welcome to opt")
+        let code = try XCTUnwrap(Self.code(in: mail))
+        XCTAssertEqual(mail["text"]?.stringValue,
+                       "Hi \(email), your code: \(code) (https://quartet.example.com/backbeam/opt/dev/user/email/confirm?code=\(code))")
         XCTAssertEqual(try login(email, "secret1", client: client).apiStatus, "Success")
         // The mailer handled it after the commit (the default mailer logs).
         var state = mail["state"]?.stringValue
