@@ -10,10 +10,14 @@ public struct FeedChunk: Sendable {
     public var cursors: [FeedCursor]?
     /// The stream ends after these bytes (a limit reached, the watched thing deleted, a one-shot answer).
     public var isLast: Bool
+    /// The evaluator has more to send already (it sends a long backlog in bounded pieces): the waiter is
+    /// evaluated again at once instead of waiting for the next event.
+    public var hasMore = false
 
-    /// Sends `bytes` and keeps the stream open, watching from `cursors` on.
-    public static func more(_ bytes: [UInt8], cursors: [FeedCursor]?) -> FeedChunk {
-        FeedChunk(bytes: bytes, cursors: cursors, isLast: false)
+    /// Sends `bytes` and keeps the stream open, watching from `cursors` on; `hasMore` asks for the next
+    /// piece of a backlog at once.
+    public static func more(_ bytes: [UInt8], cursors: [FeedCursor]?, hasMore: Bool = false) -> FeedChunk {
+        FeedChunk(bytes: bytes, cursors: cursors, isLast: false, hasMore: hasMore)
     }
 
     /// Sends `bytes` and ends the stream.
@@ -124,7 +128,12 @@ public final class StreamFeed<Payload: Sendable>: Sendable {
                     }
                     if let moved = chunk.cursors { core.move(waiter, to: moved) }
                     // A write to a stream whose client left returns false; its close handler releases it.
-                    writer.write(chunk.bytes)
+                    // A backlog's next piece is read at once (still in the evaluating phase, so events
+                    // meanwhile only mark it dirty), unless the server asked the stream to end.
+                    if writer.write(chunk.bytes), chunk.hasMore, !waiter.endRequested {
+                        again.append(waiter)
+                        continue
+                    }
                 }
                 switch waiter.settle() {
                 case .again: again.append(waiter)

@@ -168,4 +168,27 @@ final class StreamFeedTests: XCTestCase {
         XCTAssertEqual(response?.headers["Content-Type"], "text/event-stream")
         guard case .stream? = response?.body else { return XCTFail("not a stream") }
     }
+
+    func testABacklogSentInPiecesIsReadAgainAtOnceUntilItIsDone() {
+        // Each evaluation sends one piece (one step of the cursor) and says whether more remain.
+        store.set("a", 4)
+        let store = self.store
+        let feed = StreamFeed<String>(bus: bus, label: "test.pieces", maxPerKey: 10, evaluator: { waiters in
+            var chunks: [Int: FeedChunk] = [:]
+            for waiter in waiters {
+                guard let cursor = waiter.cursors.first, store.sequence("a") > cursor.after else { continue }
+                let next = cursor.after + 1
+                chunks[waiter.id] = .more(Array("a=\(next)\n".utf8), cursors: [FeedCursor(topic: "a", after: next)],
+                                          hasMore: next < store.sequence("a"))
+            }
+            return chunks
+        }, closing: { _, _ in [] })
+        let sink = RecordingSink()
+        guard start(feed, [FeedCursor(topic: "a", after: 1)], sink: sink) != nil else { return XCTFail("not opened") }
+        XCTAssertEqual(sink.chunks, ["a=2\n", "a=3\n", "a=4\n"], "every piece without waiting for an event")
+        XCTAssertEqual(feed.count, 1)
+        store.commit("a", 5, on: bus)
+        feed.waitForEvaluations()
+        XCTAssertEqual(sink.chunks.last, "a=5\n")
+    }
 }
