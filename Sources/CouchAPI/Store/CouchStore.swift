@@ -82,6 +82,17 @@ public protocol CouchReader {
 
     /// The number of entries of `index` inside `range` (`total_rows`, `offset`).
     func documentCount(databaseID: Int64, index: DocumentIndex, range: KeyRange) throws -> Int64
+
+    /// The database incarnation with internal id `id`, or nil once it was deleted (a re-created database
+    /// of the same name is another incarnation).
+    func database(id: Int64) throws -> DatabaseRecord?
+
+    /// Rows of the changes index (§3.11.2): one per document, at its current sequence, in sequence order.
+    func changes(_ read: ChangesRead) throws -> [ChangeRecord]
+
+    /// Number of rows of the changes index of `databaseID` with a sequence above `after` (when given) and
+    /// below `before` (when given): `pending` (§3.11.2).
+    func changeCount(databaseID: Int64, after: Int64?, before: Int64?) throws -> Int64
 }
 
 /// The change topic of a database incarnation and the detail of its deletion event.
