@@ -36,6 +36,7 @@ enum CouchDispatcher {
             case "_missing_revs":
                 return .response(call.finish(try RevsDiffRoute.handle(call, database: db, form: .missingRevs)))
             case "_purge": return try PurgeRoute.handle(call, database: db)
+            case "_changes": return try ChangesRoute.handle(call, database: db)
             default: throw CouchError.notImplemented(feature)
             }
         case .notImplemented(let feature):

@@ -39,6 +39,11 @@ public struct CouchConfig: Sendable, Equatable {
     public var corsCredentials = false
     /// Send `WWW-Authenticate: Basic realm="quartet"` with 401s.
     public var wwwAuthenticate = false
+    /// Default and largest wait of a `_changes` feed, and largest heartbeat interval, in ms (§3.11.6).
+    public var changesTimeout = 60_000
+    /// Most `_changes` long polls, and separately most open continuous/eventsource feeds, of one user
+    /// (beyond: 503, so one client cannot take all the server's memory).
+    public var maxFeedsPerUser = 20_000
 
     /// The defaults.
     public init() {}
@@ -47,7 +52,7 @@ public struct CouchConfig: Sendable, Equatable {
         "enabled", "mountPath", "rootListen", "sessionTimeout", "cookieSameSite", "maxDocumentSize",
         "maxAttachmentSize", "maxRequestSize", "maxDocIdLength", "uuidsMaxCount", "maxBulkDocs", "maxBulkGet", "maxPurgeDocuments",
         "maxPurgeRevisions", "decodePlusToSpace",
-        "corsOrigins", "corsCredentials", "wwwAuthenticate",
+        "corsOrigins", "corsCredentials", "wwwAuthenticate", "changesTimeout", "maxFeedsPerUser",
     ]
 
     /// Reads and validates the section; throws `ConfigError` naming `couch.<key>`.
@@ -90,6 +95,8 @@ public struct CouchConfig: Sendable, Equatable {
             throw section.fail("corsCredentials", "cannot be true while corsOrigins contains \"*\"")
         }
         wwwAuthenticate = try section.bool("wwwAuthenticate", false)
+        changesTimeout = try section.int("changesTimeout", 60_000, min: 0, max: 86_400_000)
+        maxFeedsPerUser = try section.int("maxFeedsPerUser", 20_000, min: 1, max: 10_000_000)
     }
 
     /// `host:port` (IPv6 hosts in brackets) with a port in 0…65535; nil otherwise.
@@ -113,5 +120,6 @@ public struct CouchConfig: Sendable, Equatable {
             && a.maxPurgeDocuments == b.maxPurgeDocuments && a.maxPurgeRevisions == b.maxPurgeRevisions
             && a.decodePlusToSpace == b.decodePlusToSpace && a.corsOrigins == b.corsOrigins
             && a.corsCredentials == b.corsCredentials && a.wwwAuthenticate == b.wwwAuthenticate
+            && a.changesTimeout == b.changesTimeout && a.maxFeedsPerUser == b.maxFeedsPerUser
     }
 }

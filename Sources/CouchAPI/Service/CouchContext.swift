@@ -12,16 +12,19 @@ final class CouchContext: Sendable {
     let ids = SequentialIDs()
     let compactor: Compactor
     let cors: CouchCORS
+    /// Waiting `_changes` feeds.
+    let changes: ChangesFeeds
     let logger: Logger
 
     init(config: CouchConfig, store: any CouchStore, blobs: BlobStore, authenticator: CouchAuthenticator,
-         logger: Logger) {
+         bus: ChangeBus, logger: Logger) {
         self.config = config
         self.store = store
         self.blobs = blobs
         self.authenticator = authenticator
         self.compactor = Compactor(store: store, logger: logger)
         self.cors = CouchCORS(origins: config.corsOrigins, credentials: config.corsCredentials)
+        self.changes = ChangesFeeds(bus: bus, store: store, maxPerUser: config.maxFeedsPerUser, logger: logger)
         self.logger = logger
     }
 }

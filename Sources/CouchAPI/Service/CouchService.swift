@@ -16,15 +16,17 @@ public final class CouchService: Sendable {
     public convenience init(config: JSONObject, storage: Storage, blobs: BlobStore, admin: ServerAdmin, logger: Logger) throws {
         let parsed = try CouchConfig(config)
         let store = try SQLiteCouchStore(storage: storage, blobs: blobs)
-        self.init(config: parsed, store: store, blobs: blobs, admin: admin, logger: logger)
+        self.init(config: parsed, store: store, blobs: blobs, bus: storage.changes, admin: admin, logger: logger)
     }
 
-    /// The service over any store.
-    init(config: CouchConfig, store: any CouchStore, blobs: BlobStore, admin: ServerAdmin, logger: Logger) {
+    /// The service over any store; `bus` carries the store's commit events (`_changes` feeds wait on them).
+    init(config: CouchConfig, store: any CouchStore, blobs: BlobStore, bus: ChangeBus, admin: ServerAdmin,
+         logger: Logger) {
         self.config = config
         let authenticator = CouchAuthenticator(admin: admin, secret: store.metadata.cookieSecret,
                                                sessionTimeout: config.sessionTimeout)
-        context = CouchContext(config: config, store: store, blobs: blobs, authenticator: authenticator, logger: logger)
+        context = CouchContext(config: config, store: store, blobs: blobs, authenticator: authenticator,
+                               bus: bus, logger: logger)
     }
 
     /// The methods the Couch groups register; the resource decides which of them it answers (405 with its own
