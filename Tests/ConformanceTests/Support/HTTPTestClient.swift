@@ -135,7 +135,7 @@ final class HTTPTestClient: @unchecked Sendable {
         buffer.append(contentsOf: chunk[0..<n])
     }
 
-    private func readLine() throws -> String {
+    func readLine() throws -> String {
         while true {
             if let i = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 var line = Array(buffer[..<i])
@@ -147,7 +147,7 @@ final class HTTPTestClient: @unchecked Sendable {
         }
     }
 
-    private func readExactly(_ n: Int) throws -> [UInt8] {
+    func readExactly(_ n: Int) throws -> [UInt8] {
         while buffer.count < n { try fill() }
         let out = Array(buffer[..<n])
         buffer.removeFirst(n)
