@@ -203,6 +203,17 @@ final class CouchChangesTests: CouchTestCase {
         XCTAssertEqual(ids(json(try send("POST", "/db/_changes?since=5", bytes: []))), ["f"])
     }
 
+    func test_CD_073_aRecreatedDocumentIsListedOnce() throws {
+        let rev = try put("doc1", #"{"a":1}"#)
+        XCTAssertEqual(try send("DELETE", "/db/doc1?rev=\(rev)").status, 200)
+        let again = try put("doc1", #"{"a":2}"#)
+        let feed = try changes()
+        XCTAssertEqual(ids(feed), ["doc1"])
+        XCTAssertEqual(seqs(feed), [3])
+        XCTAssertEqual(feed["results"]?[0]?["changes"]?.serialized(), #"[{"rev":"\#(again)"}]"#)
+        XCTAssertNil(feed["results"]?[0]?["deleted"])
+    }
+
     func test_CD_165_localDocumentsNeverAppearInChanges() throws {
         XCTAssertEqual(try send("PUT", "/db/_local/x", body: "{}").status, 201)
         try put("a", "{}")
