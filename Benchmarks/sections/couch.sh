@@ -2,7 +2,8 @@
 # 1 KB. GET by id (the plain read: the stored winner copied into the answer) against the Hummingbird /health
 # rate of the same run; PUT of new documents from 64 clients against the bare-SQLite baseline taken right
 # before and right after it; replicated `_bulk_docs` (500 new documents with 3-revision histories per
-# request, 8 clients) against bare-SQLite transactions of 1000 rows.
+# request, 8 clients) against bare-SQLite transactions of 1000 rows. Then 10,000 parked `_changes` long
+# polls on a fresh Quartet.
 COUCH_DOCS=${COUCH_DOCS:-20000}
 export COUCH_PASSWORD=benchAdminPassword
 export COUCH_AUTH="Basic $(printf 'admin:%s' "$COUCH_PASSWORD" | base64)"
@@ -53,3 +54,21 @@ hummingbird_rps
 baseline_ratio "couch PUT" "$C_PUT" "$BASE_BEFORE" "$BASE_AFTER"
 BULK_MEAN=$(python3 -c "print(round((${BULK_BEFORE:-0} + ${BULK_AFTER:-0}) / 2, 1))")
 summary "ratio couch _bulk_docs docs/sqlite 1000-row transactions: $(ratio "${C_BULK:-0}" "$BULK_MEAN") against the mean baseline $BULK_MEAN rows/s (target >= 0.15)"
+
+# 10,000 `_changes?feed=longpoll` waiters on a fresh Quartet (100 databases, 100 waiters each): threads and
+# RSS while they are parked, then one PUT per database and the time until each waiter is answered
+# (client-side timestamps, see Benchmarks/load/couch_longpoll.py).
+COUCH_LONGPOLLS=${COUCH_LONGPOLLS:-10000}
+QP=$(free_port); start_quartet "$QP" "$(new_tmp)"
+sleep 1
+python3 "$LOAD/couch_longpoll.py" --port "$QP" --pid "$QPID" --connections "$COUCH_LONGPOLLS" --databases 100 \
+  --json "$OUT/couch-longpoll.json" >"$OUT/couch-longpoll.txt" 2>&1 \
+  || summary "  warning: couch_longpoll.py failed: $(tail -3 "$OUT/couch-longpoll.txt" | tr '\n' ' ')"
+if [ -s "$OUT/couch-longpoll.json" ]; then
+  eval "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join(f"LP_{k}=\"{v}\"" for k, v in d.items() if not isinstance(v, list)))' "$OUT/couch-longpoll.json")"
+  summary "couch longpolls: $COUCH_LONGPOLLS parked in ${LP_park_seconds}s (early answers: $LP_early_answers, failures: $LP_failures)"
+  summary "  threads: $LP_threads_before idle -> $LP_threads_parked parked -> $LP_threads_after after (no thread per waiter wanted)"
+  summary "  RSS: $LP_rss_kb_before kB idle -> $LP_rss_kb_parked kB parked ($(( LP_rss_kb_parked / 1024 )) MB; target <= 200 MB)"
+  summary "  commit wakes its waiters: $LP_woken answered; from PUT sent: p50 ${LP_wake_ms_from_sent_p50} ms, p99 ${LP_wake_ms_from_sent_p99} ms, max ${LP_wake_ms_from_sent_max} ms (target p99 <= 20 ms); from PUT answered: p50 ${LP_wake_ms_from_ack_p50} ms, p99 ${LP_wake_ms_from_ack_p99} ms; PUT p50 ${LP_put_ms_p50} ms"
+fi
+stop "$QPID"
