@@ -74,34 +74,65 @@ enum ChangesJSON {
 
     /// One row: `{"seq":N,"id":"…","changes":[{"rev":"…"},…],"deleted":true,"doc":{…}}`, `deleted` only for a
     /// deleted winner and `doc` only with `include_docs`. `changes` holds the winner, or with `allLeaves`
-    /// every leaf (deleted ones included) in winner order, the winner first (§5.2). `attachments` replaces
-    /// the stored stubs of the document (attachment data or encoding details, when asked for).
-    static func row(_ record: ChangeRecord, style: RowStyle, attachments: [UInt8]? = nil) -> [UInt8] {
+    /// every leaf (deleted ones included) in winner order, the winner first (§5.2). `doc` carries the stored
+    /// attachment stubs.
+    static func row(_ record: ChangeRecord, style: RowStyle) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(64 + record.id.utf8.count + record.rev.utf8.count + (record.body?.count ?? 0))
-        out.append(contentsOf: Array("{\"seq\":\(record.seq),\"id\":".utf8))
+        out.append(contentsOf: seqPrefix)
+        appendDecimal(record.seq, to: &out)
+        out.append(contentsOf: idPrefix)
         var id = record.id
         id.withUTF8 { JSON.appendQuoted(utf8: $0, to: &out) }
-        out.append(contentsOf: Array(",\"changes\":[".utf8))
-        let leaves = style.allLeaves ? (record.tree?.leavesInWinnerOrder.map(\.rev.description) ?? [record.rev]) : [record.rev]
-        for (index, rev) in leaves.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: Array("{\"rev\":\"".utf8))
-            out.append(contentsOf: Array(rev.utf8))
-            out.append(contentsOf: Array("\"}".utf8))
+        out.append(contentsOf: changesPrefix)
+        if style.allLeaves, let leaves = record.tree?.leavesInWinnerOrder {
+            for (index, leaf) in leaves.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                appendRev(leaf.rev.description, to: &out)
+            }
+        } else {
+            appendRev(record.rev, to: &out)
         }
         out.append(UInt8(ascii: "]"))
-        if record.deleted { out.append(contentsOf: Array(",\"deleted\":true".utf8)) }
+        if record.deleted { out.append(contentsOf: deletedMember) }
         if style.includeDocs, let body = record.body {
-            out.append(contentsOf: Array(",\"doc\":".utf8))
+            out.append(contentsOf: docPrefix)
             var metadata: [(String, JSON)] = []
             if style.conflicts, let conflicts = record.tree?.conflicts, !conflicts.isEmpty {
                 metadata.append(("_conflicts", .array(conflicts.map(\.json))))
             }
             DocumentJSON.appendParts(to: &out, id: record.id, rev: record.rev, body: body, deleted: record.deleted,
-                                     metadata: metadata, attachments: attachments ?? record.attachments)
+                                     metadata: metadata, attachments: record.attachments)
         }
         out.append(UInt8(ascii: "}"))
         return out
     }
+
+    /// `{"rev":"…"}` (revision ids are ASCII without quotes or backslashes).
+    private static func appendRev(_ rev: String, to out: inout [UInt8]) {
+        out.append(contentsOf: revPrefix)
+        out.append(contentsOf: rev.utf8)
+        out.append(contentsOf: revSuffix)
+    }
+
+    /// The decimal digits of `value` (sequences are never negative).
+    static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+        var digits: [UInt8] = []
+        var rest = value.magnitude
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        out.append(contentsOf: digits.reversed())
+    }
+
+    // Static strings, not array constants (see DocumentJSON).
+    private static let seqPrefix: StaticString = "{\"seq\":"
+    private static let idPrefix: StaticString = ",\"id\":"
+    private static let changesPrefix: StaticString = ",\"changes\":["
+    private static let revPrefix: StaticString = "{\"rev\":\""
+    private static let revSuffix: StaticString = "\"}"
+    private static let deletedMember: StaticString = ",\"deleted\":true"
+    private static let docPrefix: StaticString = ",\"doc\":"
 }
