@@ -86,4 +86,19 @@ final class ChangesOptionsTests: XCTestCase {
         XCTAssertEqual(String(decoding: ChangesJSON.events([row], seqs: [3]), as: UTF8.self),
                        "data: " + String(decoding: row, as: UTF8.self) + "\nid: 3\n\n")
     }
+
+    func testFeedSettingsAndTheirBounds() throws {
+        let defaults = CouchConfig()
+        XCTAssertEqual(defaults.changesTimeout, 60_000)
+        XCTAssertEqual(defaults.maxFeedsPerUser, 20_000)
+        let set = try CouchConfig(["changesTimeout": .int(1500), "maxFeedsPerUser": .int(5)])
+        XCTAssertEqual(set.changesTimeout, 1500)
+        XCTAssertEqual(set.maxFeedsPerUser, 5)
+        // A wait below 100 ms would turn heartbeats into a busy loop; a cap of 0 would refuse every feed.
+        for (key, value) in [("changesTimeout", 99), ("changesTimeout", 86_400_001), ("maxFeedsPerUser", 0)] {
+            XCTAssertThrowsError(try CouchConfig([key: .int(value)]), key) {
+                XCTAssertEqual(($0 as? ConfigError)?.key, "couch.\(key)")
+            }
+        }
+    }
 }

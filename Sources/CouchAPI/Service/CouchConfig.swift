@@ -95,7 +95,7 @@ public struct CouchConfig: Sendable, Equatable {
             throw section.fail("corsCredentials", "cannot be true while corsOrigins contains \"*\"")
         }
         wwwAuthenticate = try section.bool("wwwAuthenticate", false)
-        changesTimeout = try section.int("changesTimeout", 60_000, min: 0, max: 86_400_000)
+        changesTimeout = try section.int("changesTimeout", 60_000, min: 100, max: 86_400_000)
         maxFeedsPerUser = try section.int("maxFeedsPerUser", 20_000, min: 1, max: 10_000_000)
     }
 

@@ -208,9 +208,12 @@ final class CouchChangesFeedTests: CouchTestCase {
     }
 }
 
-/// CD-153's upper bound: `timeout` is clamped to `couch.changesTimeout` (here 1.5 s instead of the default 60 s).
-final class CouchChangesTimeoutTests: CouchTestCase {
-    override var environment: [String: String] { ["QUARTET_COUCH_CHANGES_TIMEOUT": "1500"] }
+/// The feed limits: CD-153's upper bound, `timeout` clamped to `couch.changesTimeout` (here 1.5 s instead of
+/// the default 60 s), and `couch.maxFeedsPerUser` (here 2).
+final class CouchChangesLimitsTests: CouchTestCase {
+    override var environment: [String: String] {
+        ["QUARTET_COUCH_CHANGES_TIMEOUT": "1500", "QUARTET_COUCH_MAX_FEEDS_PER_USER": "2"]
+    }
 
     func test_CD_153_timeoutIsClampedToTheConfiguredMaximum() throws {
         let started = Date()
@@ -220,5 +223,25 @@ final class CouchChangesTimeoutTests: CouchTestCase {
         // Continuous without a timeout ends at the maximum too, with its summary line.
         let c = try send("GET", "/db/_changes?feed=continuous")
         XCTAssertEqual(CouchFeedClient.lines(c.text), [#"{"last_seq":0,"pending":0}"#])
+    }
+
+    func testWaitingFeedsOfOneUserAreCapped() throws {
+        let auth = [("Authorization", Self.basic("admin", Self.password))]
+        var parked: [HTTPTestClient] = []
+        for _ in 0..<2 {
+            let client = try server.connect()
+            try client.send(HTTPTestClient.requestBytes("GET", "/couch/db/_changes?feed=longpoll&since=now", headers: auth))
+            parked.append(client)
+        }
+        usleep(200_000)
+        let third = try send("GET", "/db/_changes?feed=longpoll&since=now")
+        // Streams are counted apart from long polls.
+        XCTAssertEqual(try send("GET", "/db/_changes?feed=continuous&timeout=0").status, 200)
+        let answers = try parked.map { try $0.readResponse() } + [third]
+        // Whichever came last of the three (normally the third) is refused.
+        XCTAssertEqual(answers.map(\.status).sorted(), [200, 200, 503])
+        if let refused = answers.first(where: { $0.status == 503 }) { assertError(refused, 503, "service_unavailable") }
+        // Answered long polls free their places.
+        XCTAssertEqual(try send("GET", "/db/_changes?feed=longpoll&since=now&timeout=0").status, 200)
     }
 }
