@@ -5,8 +5,8 @@ import Core
 import Glibc
 #endif
 
-/// Checklist CD-166: an acknowledged write survives `kill -9` (spec §5.10). `_bulk_docs`, attachment and
-/// multipart `PUT`s are checked here once those resources exist.
+/// Checklist CD-166: an acknowledged write survives `kill -9` (spec §5.10). Attachment and multipart `PUT`s
+/// are checked here once those resources exist.
 final class CouchDurabilityTests: CouchTestCase {
     /// Kills the server with SIGKILL (no shutdown of any kind) and starts a new one on the same data.
     private func crashAndRestart() throws {
@@ -26,16 +26,21 @@ final class CouchDurabilityTests: CouchTestCase {
         XCTAssertEqual(kept.status, 201, kept.text)
         XCTAssertEqual(try send("DELETE", "/db/gone?rev=\(gone)").status, 200)
         XCTAssertEqual(try send("PUT", "/db/_local/checkpoint", body: #"{"seq":4}"#).status, 201)
+        let bulk = try send("POST", "/db/_bulk_docs", body: #"{"docs":[{"_id":"b1"},{"_id":"b2","v":2}]}"#,
+                            headers: [("X-Couch-Full-Commit", "false")])
+        XCTAssertEqual(bulk.status, 201, bulk.text)
         let last = try send("PUT", "/db/last", body: #"{"v":1}"#, headers: [("X-Couch-Full-Commit", "false")])
         XCTAssertEqual(last.status, 201)
         try crashAndRestart()
+        XCTAssertEqual(try get("/db/b2")["v"]?.int64Value, 2)
+        XCTAssertEqual(try get("/db/b1")["_rev"]?.stringValue, json(bulk)[0]?["rev"]?.stringValue)
         XCTAssertEqual(try get("/db/kept")["_rev"]?.stringValue, json(kept)["rev"]?.stringValue)
         XCTAssertEqual(try get("/db/kept")["v"]?.int64Value, 2)
         assertError(try send("GET", "/db/gone"), 404, "not_found", "deleted")
         XCTAssertEqual(try get("/db/_local/checkpoint")["seq"]?.int64Value, 4)
         XCTAssertEqual(try get("/db/last")["_rev"]?.stringValue, json(last)["rev"]?.stringValue)
         let feed = try get("/db/_changes")
-        XCTAssertEqual(feed["last_seq"]?.int64Value, 5)
-        XCTAssertEqual(feed["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, ["kept", "gone", "last"])
+        XCTAssertEqual(feed["last_seq"]?.int64Value, 7)
+        XCTAssertEqual(feed["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, ["kept", "gone", "b1", "b2", "last"])
     }
 }
