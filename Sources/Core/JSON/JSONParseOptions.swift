@@ -25,6 +25,16 @@ public struct JSONParseOptions: Sendable {
     /// to these. Integer literals are never affected: they have an exact meaning at any size. Off by
     /// default, as the other APIs echo such literals unchanged.
     public var rejectsDecimalOverflow = false
+    /// Most values (scalars, arrays and objects, the document itself included) one text may hold; the
+    /// parser refuses the text as soon as it meets one more. Each value costs a fixed number of bytes
+    /// once parsed (see `JSONRequestLimits`), so this is what bounds the memory a small-valued text such as
+    /// `[0,0,0,…]` can make the parser take, far beyond its own size. Unlimited by default: text this
+    /// server stored is read back whatever the current request limits are; request parsers take
+    /// `JSONRequestLimits.apply(to:)`.
+    public var maxValues: Int = .max
+    /// Longest string (key or value) accepted, in bytes of its raw text between the quotes; checked as
+    /// each string ends. Unlimited by default, like `maxValues`.
+    public var maxStringBytes: Int = .max
 
     /// Options with the given limits; the defaults suit request bodies.
     public init(maxDepth: Int = 64, maxBytes: Int = 16 << 20, duplicateKeys: DuplicateKeyPolicy = .reject,
@@ -51,6 +61,10 @@ public enum JSONError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidUTF8(offset: Int)
     /// The input is empty or only whitespace.
     case emptyInput
+    /// The text holds more than `limit` values (`JSONParseOptions.maxValues`).
+    case tooManyValues(limit: Int)
+    /// A string is longer than `limit` bytes (`JSONParseOptions.maxStringBytes`).
+    case stringTooLong(limit: Int)
 
     /// A one-line explanation suitable for an error response.
     public var description: String {
@@ -61,6 +75,8 @@ public enum JSONError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let limit): return "invalid JSON: larger than \(limit) bytes"
         case .invalidUTF8(let offset): return "invalid JSON at byte \(offset): malformed UTF-8"
         case .emptyInput: return "invalid JSON: empty input"
+        case .tooManyValues(let limit): return "invalid JSON: more than \(limit) values"
+        case .stringTooLong(let limit): return "invalid JSON: a string longer than \(limit) bytes"
         }
     }
 }

@@ -73,8 +73,13 @@ struct JSONScanner {
         guard pos < count else { throw .emptyInput }
         var stack: [Frame] = []
         var value: JSON
+        // Values still allowed; counted down before each one is read so that an over-limit text is refused
+        // before its values are built, not after.
+        var valuesLeft = options.maxValues
         expectValue: while true {
             guard pos < count else { throw .syntax(offset: pos, message: "unexpected end of input, expected a value") }
+            guard valuesLeft > 0 else { throw .tooManyValues(limit: options.maxValues) }
+            valuesLeft &-= 1
             switch buf[pos] {
             case UInt8(ascii: "{"):
                 guard stack.count < options.maxDepth else { throw .tooDeep(limit: options.maxDepth) }

@@ -10,6 +10,7 @@ extension JSONScanner {
             guard pos < count else { break }
             let c = buf[pos]
             if c == UInt8(ascii: "\"") {
+                guard pos &- start <= options.maxStringBytes else { throw .stringTooLong(limit: options.maxStringBytes) }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<pos]), as: UTF8.self)
                 pos += 1
                 return text
@@ -25,6 +26,7 @@ extension JSONScanner {
         while pos < count {
             let c = buf[pos]
             if c == UInt8(ascii: "\"") {
+                guard pos &- start <= options.maxStringBytes else { throw .stringTooLong(limit: options.maxStringBytes) }
                 pos += 1
                 return String(decoding: scratch, as: UTF8.self)
             }
