@@ -15,6 +15,18 @@ public enum CouchJSON {
                          allowsByteOrderMark: false, rejectsDecimalOverflow: true)
     }
 
+    /// Parses a request body under Couch's rules and the server's value-count and string-size limits
+    /// (`JSONRequestLimits`; beyond them 413 `too_large`, as for a body over `maxRequestSize`).
+    public static func parseRequest(_ bytes: [UInt8]) throws(CouchError) -> JSON {
+        var options = parseOptions(maxBytes: .max)
+        JSONRequestLimits.apply(to: &options)
+        do {
+            return try JSONParser.parse(bytes, options: options)
+        } catch {
+            throw Self.error(for: error)
+        }
+    }
+
     /// Parses `bytes` under Couch's rules; failures become CouchDB's errors (see `error(for:)`).
     public static func parse(_ bytes: [UInt8], maxBytes: Int = .max) throws(CouchError) -> JSON {
         do {
@@ -39,7 +51,7 @@ public enum CouchJSON {
     public static func error(for error: JSONError) -> CouchError {
         switch error {
         case .duplicateKey: return .duplicateKey
-        case .tooLarge: return .tooLarge
+        case .tooLarge, .tooManyValues, .stringTooLong: return .tooLarge
         case .syntax, .tooDeep, .invalidUTF8, .emptyInput: return .invalidJSON
         }
     }

@@ -31,6 +31,6 @@ enum RequestBodies {
 
     /// The body parsed as JSON with Couch's rules (an empty body is "invalid UTF-8 JSON").
     static func json(_ request: HTTPRequest, limit: Int) throws -> JSON {
-        try CouchJSON.parse(try read(request, limit: limit))
+        try CouchJSON.parseRequest(try read(request, limit: limit))
     }
 }

@@ -62,6 +62,7 @@ struct RequestParameters: Sendable {
         options.duplicateKeys = .reject
         // The body limit already bounds the text; escapes can make a legal delta's JSON several times its size.
         options.maxBytes = max(options.maxBytes, text.utf8.count)
+        JSONRequestLimits.apply(to: &options)
         do { return try JSONParser.parse(text, options: options) } catch {
             throw DatastoreAPIError.badRequest("Invalid JSON in parameter '\(name)'")
         }

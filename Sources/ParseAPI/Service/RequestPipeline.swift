@@ -158,9 +158,16 @@ extension ParseApp {
             throw ParseError.entityTooLarge
         }
         if bytes.isEmpty { return JSONObject() }
-        guard let json = StoredJSON.parseRequest(bytes, maxBytes: config.maxUploadSize), let obj = json.objectValue else {
+        let json: JSON
+        do {
+            json = try StoredJSON.parseRequestBody(bytes, maxBytes: config.maxUploadSize)
+        } catch .tooManyValues, .stringTooLong {
+            // Too big in parsed form though not in bytes: refused as Parse Server refuses a body over its size.
+            throw ParseError.entityTooLarge
+        } catch {
             throw ParseError.invalidJSON
         }
+        guard let obj = json.objectValue else { throw ParseError.invalidJSON }
         return obj
     }
 
