@@ -51,6 +51,7 @@ public final class HTTPServer: Sendable {
             // A peer that vanishes mid-write must produce EPIPE, not kill the process.
             signal(SIGPIPE, SIG_IGN)
             Sys.raiseFileLimit()
+            HeapTrim.configure()
             var tlsContext: TLSContext?
             if let tls = configuration.tls {
                 tlsContext = try TLSContext(certificatePath: tls.certificatePath, privateKeyPath: tls.privateKeyPath)
@@ -104,6 +105,14 @@ public final class HTTPServer: Sendable {
     /// The number of parked requests.
     public var parkedRequests: Int {
         state.withLock { $0.context?.parkedRequests.load(ordering: .relaxed) ?? 0 }
+    }
+
+    /// Request-body bytes being decoded now (charged to the decoding budget).
+    public var decodingBytesInUse: Int { configuration.decodingBudget.bytesInUse }
+
+    /// Complete requests waiting for room in the decoding budget.
+    public var queuedForDecoding: Int {
+        state.withLock { $0.context?.queuedForDecoding.load(ordering: .relaxed) ?? 0 }
     }
 
     /// Stops accepting new connections; open ones keep being served.

@@ -2,7 +2,8 @@
 #define QUARTET_EVENT_LOOP_H
 
 // The system calls of the HTTP server's event loop, from the real C headers: epoll(7), eventfd(2) and
-// accept4(2). Quartet's server is built for Linux only; there is no kqueue port.
+// accept4(2), and glibc's heap trimming (malloc.h). Quartet's server is built for Linux only; there is no
+// kqueue port.
 #if !defined(__linux__)
 #error "Quartet builds on Linux only: the HTTP server's event loop uses epoll, eventfd and accept4."
 #endif
@@ -10,6 +11,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <malloc.h>
 
 // Static inline, so each call compiles to the C library call itself with no wrapper in between (all but
 // `quartet_accept`, see there).
@@ -52,5 +54,16 @@ static inline int quartet_eventfd(void) {
 /// Defined in event_loop.c, not inline: glibc declares accept4 only under _GNU_SOURCE, which this header
 /// cannot set without clashing with the C library module Swift imports. One call per accepted connection.
 int quartet_accept(int fd, void *address, socklen_t *length);
+
+/// glibc's mallopt(M_MMAP_THRESHOLD): blocks of `bytes` or more are mapped on their own (and unmapped
+/// when freed); setting it also stops glibc from raising the threshold by itself.
+static inline int quartet_heap_set_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
+/// glibc's malloc_trim(0): returns the free pages of every arena to the kernel.
+static inline int quartet_heap_trim(void) {
+    return malloc_trim(0);
+}
 
 #endif

@@ -10,7 +10,7 @@ extension Connection {
     func readAvailable(hangUp: Bool = true) {
         hangUpSeen = hangUp
         while phase != .closed {
-            let busy = phase == .handling || phase == .parked || phase == .writing
+            let busy = phase == .handling || phase == .queued || phase == .parked || phase == .writing
             if busy && input.count - inputStart > Connection.maxBufferedInput {
                 readPaused = true
                 return
@@ -68,8 +68,9 @@ extension Connection {
         case .handling:
             // The reply must be handled promptly: the loop decides then whether anything follows.
             needsReplySoon.store(true, ordering: .sequentiallyConsistent)
-        case .parked, .writing, .closed:
-            // A parked write's outcome and a response being sent still reach a half-closed client.
+        case .queued, .parked, .writing, .closed:
+            // A parked write's outcome, a response being sent and the answer to a complete request waiting
+            // for the decoding budget still reach a half-closed client.
             break
         }
     }

@@ -141,10 +141,43 @@ extension Connection {
             startResponse(immediate, closing: false)
             return
         }
-        guard let match = state.match else { return }
+        guard state.match != nil else { return }
         phase = .handling
         deadline = 0
-        let job = RequestJob(head: state.head, match: match, body: state.finishBody(),
+        let body = state.finishBody()
+        let charge = context.decodingBudget.charge(forBodyBytes: body.count)
+        if charge > 0, !loop.admitDecoding(self, charge: charge) {
+            // Waits in the loop's queue; `admitted(charge:)` or `decodingWaitExpired()` follows.
+            phase = .queued
+            context.queuedForDecoding.add(1, ordering: .relaxed)
+            state.decodingCharge = charge
+            deadline = loop.now &+ context.decodingWaitNanos
+            return
+        }
+        runHandler(state, body: body, charge: charge)
+    }
+
+    /// A queued request got its share of the decoding budget.
+    func admitted(charge: Int) {
+        guard phase == .queued, let state = current, let body = state.finishedBody else {
+            context.decodingBudget.release(charge)
+            return
+        }
+        phase = .handling
+        context.queuedForDecoding.subtract(1, ordering: .relaxed)
+        deadline = 0
+        state.decodingCharge = 0
+        runHandler(state, body: body, charge: charge)
+    }
+
+    /// Hands a complete request to a worker (or runs it here when its route allows). `charge`: bytes of the
+    /// decoding budget it holds, released once the handler has returned.
+    private func runHandler(_ state: RequestState, body: RequestBody, charge: Int) {
+        guard let match = state.match else {
+            if charge > 0 { context.decodingBudget.release(charge) }
+            return
+        }
+        let job = RequestJob(head: state.head, match: match, body: body,
                              remoteAddress: remoteAddress, isTLS: tls != nil, requestID: state.requestID,
                              receivedAt: state.receivedAt)
         let sequence = self.sequence
@@ -163,6 +196,10 @@ extension Connection {
         loop.requestsInFlight += 1
         loop.submit { [self] in
             var outcome = job.run(context: context)
+            // The handler has returned, and with it the body it read and what it parsed: the budget is
+            // free again, and the heap is trimmed once the last large request of a burst is done.
+            let idle = charge > 0 && context.decodingBudget.release(charge)
+            defer { if idle { HeapTrim.trim() } }   // after the reply is on its way
             if direct, !context.shuttingDown.load(ordering: .relaxed),
                case .serialized(let bytes, let status, let bodyBytes, true, _) = outcome,
                let sent = sendFromWorker(bytes) {
@@ -263,6 +300,10 @@ extension Connection {
         case .writing:
             keepAlive = false
             endStreamByServer(.shutdown)
+        case .queued:
+            // No room will be made for it before the server stops.
+            keepAlive = false
+            decodingWaitExpired()
         default:
             keepAlive = false
         }

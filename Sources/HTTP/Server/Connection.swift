@@ -9,6 +9,8 @@ final class Connection: @unchecked Sendable {
         case readingHead
         /// Head routed; reading the body up to the parser's `.end`.
         case readingBody
+        /// The request is complete and waits for room in the decoding budget (see `DecodingBudget`).
+        case queued
         /// The handler runs on a worker.
         case handling
         /// The handler parked the request; waiting for completion, timeout or disconnect.
@@ -112,6 +114,8 @@ final class Connection: @unchecked Sendable {
         switch phase {
         case .readingBody:
             bodyTimedOut()
+        case .queued:
+            decodingWaitExpired()
         case .readingHead, .writing, .lingering:
             close()
         case .handling, .parked, .closed:
@@ -125,6 +129,18 @@ final class Connection: @unchecked Sendable {
         let response = ErrorRendering.render(HTTPError.requestTimeout, request: current?.request,
                                              renderer: current?.group?.errorRenderer)
         startResponse(response, closing: true)
+    }
+
+    /// The request waited `decodingWait` without room in the decoding budget: 503 in the API's error
+    /// format. The body was read whole, so the connection stays usable.
+    func decodingWaitExpired() {
+        guard phase == .queued else { return }
+        context.queuedForDecoding.subtract(1, ordering: .relaxed)
+        current?.decodingCharge = 0
+        var response = ErrorRendering.render(HTTPError.serviceUnavailable, request: current?.request,
+                                             renderer: current?.group?.errorRenderer)
+        if !response.headers.contains("Retry-After") { response.headers.add("Retry-After", "1") }
+        startResponse(response, closing: false)
     }
 
     /// Closes the socket and releases what the connection holds: parked requests and streams hear that
@@ -149,6 +165,7 @@ final class Connection: @unchecked Sendable {
         }
         file?.close()
         file = nil
+        if previous == .queued { context.queuedForDecoding.subtract(1, ordering: .relaxed) }
         if previous != .handling { current?.discardBody() }
         if let current, current.responseStarted != nil { logCompletion(current, aborted: true) }
         loop.removed(self)

@@ -48,6 +48,9 @@ final class EventLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     var draining = false
     var stopping = false
+    /// Complete requests waiting for room in the decoding budget, oldest first, with the request sequence
+    /// each was queued for.
+    var decodingQueue: [(connection: Connection, sequence: UInt64)] = []
     /// Requests handed to workers whose reply has not been handled yet.
     var requestsInFlight = 0
     /// The monotonic clock read once after each wait for events (loop thread only). Connection deadlines
@@ -171,6 +174,8 @@ final class EventLoop: @unchecked Sendable {
             taken.removeAll(keepingCapacity: true)
             submitPendingJobs()
             tick()
+            // Requests admitted from the decoding queue by `tick` go to the workers now, not a pass later.
+            submitPendingJobs()
         }
         closeEverything()
     }
@@ -206,8 +211,9 @@ final class EventLoop: @unchecked Sendable {
         if !connections.isEmpty { next = min(next ?? .max, nextSweep) }
         // Jobs waiting for a worker: come back soon to `nudge` the pool in case its workers are blocked.
         if context.workers.hasBacklog { return 1 }
-        let cap: Int32 = requestsInFlight > 0 ? lazyReplyMillis : 60_000
-        guard let next else { return requestsInFlight > 0 ? cap : -1 }
+        var cap: Int32 = requestsInFlight > 0 ? lazyReplyMillis : 60_000
+        if !decodingQueue.isEmpty { cap = min(cap, EventLoop.decodingRetryMillis) }
+        guard let next else { return requestsInFlight > 0 || !decodingQueue.isEmpty ? cap : -1 }
         let now = Sys.monotonicNanos()
         if next <= now { return 0 }
         // Round up so the loop never wakes a hair early and spins.
@@ -219,6 +225,7 @@ final class EventLoop: @unchecked Sendable {
     private func tick() {
         let now = Sys.monotonicNanos()
         context.workers.nudge(now: now)
+        if !decodingQueue.isEmpty { admitQueuedDecoding() }
         while let entry = timers.popDue(now: now) {
             guard let connection = connections[entry.token.connection] else { continue }
             switch entry.kind {

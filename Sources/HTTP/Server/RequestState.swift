@@ -26,6 +26,8 @@ final class RequestState {
     var responseStarted: UInt64?
     var status = 0
     var bytesSent = 0
+    /// Bytes of the decoding budget this request waits for (while `.queued`).
+    var decodingCharge = 0
     /// CORS headers were produced by the preflight itself.
     var corsDone = false
 

@@ -18,6 +18,11 @@ final class ServerContext: Sendable {
     let headerTimeoutNanos: UInt64
     let idleTimeoutNanos: UInt64
     let bodyDeadline: BodyDeadline
+    /// Bytes of request bodies being decoded, server-wide.
+    let decodingBudget: DecodingBudget
+    let decodingWaitNanos: UInt64
+    /// Complete requests waiting for room in the decoding budget, across all loops.
+    let queuedForDecoding = Atomic<Int>(0)
     let serverHeaderLine: [UInt8]
     /// `configuration.accessLog`, read once per request without copying the configuration.
     let accessLog: Bool
@@ -37,6 +42,8 @@ final class ServerContext: Sendable {
         bodyDeadline = BodyDeadline(slackNanos: Sys.nanos(configuration.bodyReadTimeout),
                                     minBytesPerSecond: configuration.minBodyBytesPerSecond)
         accessLog = configuration.accessLog
+        decodingBudget = configuration.decodingBudget
+        decodingWaitNanos = Sys.nanos(configuration.decodingWait)
         // The header value comes from configuration, not from a request; CR/LF are still stripped so a
         // bad setting cannot split the response.
         let name = configuration.serverHeader.filter { $0 != "\r" && $0 != "\n" }

@@ -1,0 +1,119 @@
+import Dispatch
+import Foundation
+import Glibc
+import XCTest
+@testable import HTTP
+
+/// Large bodies share `ServerConfiguration.decodingBudget`: while one holds it, another waits for
+/// `decodingWait` and then gets 503 in its group's error format, or is served as soon as room appears;
+/// small bodies never wait. A handler that blocks until the test lets it go holds the budget, so every
+/// outcome below follows from the order of events, not from timing.
+final class ServerDecodingBudgetTests: XCTestCase {
+    /// A handler gate: `enter` blocks a handler until `open`.
+    final class Gate: @unchecked Sendable {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let blocking = LockedBox(true)
+    }
+
+    private func makeServer(gate: Gate, budget: Int, wait: Duration) throws -> TestServer {
+        try TestServer(configure: {
+            $0.decodingBudget = DecodingBudget(capacity: budget)
+            $0.decodingWait = wait
+        }) { router in
+            let api = router.group("/api", errorRenderer: { error, _ in
+                let code = (error as? HTTPError)?.status ?? .internalServerError
+                return .json(code, #"{"api_error":"\#(code.code)"}"#)
+            })
+            api.post("/hold", maxBodyBytes: 8 << 20) { request in
+                if gate.blocking.get() {
+                    gate.entered.signal()
+                    gate.release.wait()
+                }
+                return .response(.text(.ok, "held \(request.body.count)"))
+            }
+            api.post("/echo", maxBodyBytes: 8 << 20) { request in
+                .response(.text(.ok, "got \(request.body.count)"))
+            }
+        }
+    }
+
+    private func post(_ client: RawClient, _ path: String, bytes: Int) throws {
+        try client.send("POST \(path) HTTP/1.1\r\nHost: a\r\nContent-Length: \(bytes)\r\n\r\n")
+        try client.send([UInt8](repeating: UInt8(ascii: "x"), count: bytes))
+    }
+
+    func testALargeBodyBeyondTheBudgetWaitsThenGets503InItsGroupsFormat() throws {
+        let gate = Gate()
+        let server = try makeServer(gate: gate, budget: 1 << 20, wait: .milliseconds(200))
+        let holder = try server.client()
+        try post(holder, "/api/hold", bytes: 1 << 20)
+        XCTAssertEqual(gate.entered.wait(timeout: .now() + 5), .success)
+
+        let waiter = try server.client()
+        try post(waiter, "/api/echo", bytes: 100_000)
+        let refused = try waiter.readResponse()
+        XCTAssertEqual(refused.status, 503)
+        XCTAssertEqual(refused.text, #"{"api_error":"503"}"#)
+        XCTAssertEqual(refused.header("Retry-After"), "1")
+        // The body was read whole, so the connection carries on; a small body never waits.
+        XCTAssertEqual(try waiter.request("POST", "/api/echo", body: "small").text, "got 5")
+
+        gate.blocking.set(false)
+        gate.release.signal()
+        XCTAssertEqual(try holder.readResponse().text, "held 1048576")
+        // With the budget free again the same large body is served.
+        try post(waiter, "/api/echo", bytes: 100_000)
+        XCTAssertEqual(try waiter.readResponse().text, "got 100000")
+        XCTAssertEqual(server.server.decodingBytesInUse, 0)
+    }
+
+    func testAQueuedBodyIsServedWhenTheBudgetFrees() throws {
+        let gate = Gate()
+        let server = try makeServer(gate: gate, budget: 1 << 20, wait: .seconds(30))
+        let holder = try server.client()
+        try post(holder, "/api/hold", bytes: 600_000)
+        XCTAssertEqual(gate.entered.wait(timeout: .now() + 5), .success)
+        // 600,000 + 600,000 bytes exceed the 1 MiB budget: the second body waits in the queue.
+        let waiter = try server.client(timeoutSeconds: 20)
+        try post(waiter, "/api/echo", bytes: 600_000)
+        XCTAssertTrue(eventually { server.server.queuedForDecoding == 1 })
+        // Meanwhile small bodies and bodiless requests are served at once.
+        let other = try server.client()
+        XCTAssertEqual(try other.request("POST", "/api/echo", body: String(repeating: "s", count: 1000)).text, "got 1000")
+
+        gate.blocking.set(false)
+        gate.release.signal()
+        XCTAssertEqual(try holder.readResponse().text, "held 600000")
+        XCTAssertEqual(try waiter.readResponse().text, "got 600000")
+        XCTAssertTrue(eventually { server.server.decodingBytesInUse == 0 })
+    }
+
+    func testABodyLargerThanTheWholeBudgetIsServedAlone() throws {
+        let gate = Gate()
+        gate.blocking.set(false)
+        let server = try makeServer(gate: gate, budget: 1 << 20, wait: .seconds(5))
+        let client = try server.client()
+        try post(client, "/api/hold", bytes: 3 << 20)
+        XCTAssertEqual(try client.readResponse().text, "held 3145728")
+    }
+
+    func testChargesAndReleases() {
+        let budget = DecodingBudget(capacity: 1 << 20)
+        XCTAssertEqual(budget.charge(forBodyBytes: 0), 0)
+        XCTAssertEqual(budget.charge(forBodyBytes: DecodingBudget.minimumCharged - 1), 0)
+        XCTAssertEqual(budget.charge(forBodyBytes: DecodingBudget.minimumCharged), DecodingBudget.minimumCharged)
+        XCTAssertEqual(budget.charge(forBodyBytes: 5 << 20), 1 << 20)
+        XCTAssertTrue(budget.tryAcquire(700_000))
+        XCTAssertFalse(budget.tryAcquire(400_000))
+        XCTAssertTrue(budget.tryAcquire(300_000))
+        XCTAssertFalse(budget.release(300_000))
+        XCTAssertTrue(budget.tryAcquire(348_576))
+        XCTAssertEqual(budget.bytesInUse, 1 << 20)
+        XCTAssertFalse(budget.release(348_576))
+        XCTAssertTrue(budget.release(700_000))
+        XCTAssertEqual(budget.bytesInUse, 0)
+        // Never below the smallest charge, so that any charged body fits an idle budget.
+        XCTAssertEqual(DecodingBudget(capacity: 1).capacity, DecodingBudget.minimumCharged)
+    }
+}
