@@ -22,11 +22,15 @@ public final class Daemon: @unchecked Sendable {
     private var opened: StorageBootstrap.Opened?
     private var gcTimer: (any DispatchSourceTimer)?
     private var statisticsTimer: (any DispatchSourceTimer)?
+    /// Shared by the main server and the Couch root listener: `server.maxDecodingBytes` bounds them together.
+    private let decodingBudget: DecodingBudget
 
     /// Creates a daemon for `config` (nothing is opened yet).
     public init(config: QuartetConfiguration, logger: Logger) {
         self.config = config
         self.logger = logger
+        decodingBudget = DecodingBudget(capacity: config.maxDecodingBytes)
+        JSONRequestLimits.configure(maxValues: config.maxJsonValues, maxStringBytes: config.maxJsonStringBytes)
     }
 
     /// Opens storage, mounts every API and starts listening. Returns the start-up line
@@ -136,6 +140,8 @@ public final class Daemon: @unchecked Sendable {
         c.limits.maxHeaderCount = config.maxHeaderCount
         c.limits.maxBodyBytes = config.maxBodyBytes
         c.limits.inMemoryBodyThreshold = config.inMemoryBodyBytes
+        c.decodingBudget = decodingBudget
+        c.decodingWait = .milliseconds(config.decodingWaitMilliseconds)
         c.tempDirectory = config.tempDirectory
         c.serverHeader = "Quartet/\(QuartetVersion.string)"
         if let cert = config.tlsCertificate, let key = config.tlsPrivateKey {

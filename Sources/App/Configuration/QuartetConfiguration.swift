@@ -59,6 +59,10 @@ public struct QuartetConfiguration: Sendable {
     public var maxHeaderCount: Int { int("server", "maxHeaderCount") }
     public var maxBodyBytes: Int { int("server", "maxBodyBytes") }
     public var inMemoryBodyBytes: Int { int("server", "inMemoryBodyBytes") }
+    public var maxDecodingBytes: Int { int("server", "maxDecodingBytes") }
+    public var decodingWaitMilliseconds: Int { int("server", "decodingWaitMilliseconds") }
+    public var maxJsonValues: Int { int("server", "maxJsonValues") }
+    public var maxJsonStringBytes: Int { int("server", "maxJsonStringBytes") }
     public var accessLog: Bool { bool("server", "accessLog") }
     public var corsAllowedOrigins: [String] { value("server", "corsAllowedOrigins").arrayValue?.compactMap(\.stringValue) ?? [] }
     public var corsAllowCredentials: Bool { bool("server", "corsAllowCredentials") }
