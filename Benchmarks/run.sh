@@ -3,7 +3,7 @@
 #
 #   Benchmarks/run.sh                         # every section, 10 s per measurement
 #   DURATION=30 Benchmarks/run.sh             # longer measurements
-#   ONLY="parse datastore" Benchmarks/run.sh  # some sections: platform parked writes parse datastore worst couch images backbeam
+#   ONLY="parse datastore" Benchmarks/run.sh  # some sections: platform parked writes parse datastore worst couch images backbeam memory
 #
 # Sections (Benchmarks/sections/<name>.sh, sourced in this order):
 #   platform   GET /health at 64 connections: Quartet, hello-hummingbird, nginx (1 worker, static file);
@@ -20,6 +20,7 @@
 #   images     first-time thumbnails of a 12 MP JPEG through the Files module vs vipsthumbnail; peak RSS
 #              of 16 at once; the cost of a cache hit
 #   backbeam   signed GET by id and a BQL query with a join over 100,000 objects (pre-signed requests)
+#   memory     64 maximum-size JSON bodies at once (Parse, Datastore): peak RSS, and RSS after the burst
 # The bare-SQLite baseline (64 writers, one row per durable transaction) is measured right before and
 # right after each Quartet write measurement it is compared with; the Hummingbird /health rate once per run
 # (in the platform section: the median of rounds alternating with Quartet's).
@@ -35,7 +36,7 @@ THREADS=${THREADS:-2}
 # Alternating measurement rounds of Quartet and Hummingbird in the platform section.
 PLATFORM_ROUNDS=${PLATFORM_ROUNDS:-3}
 ONLY=${ONLY:-all}
-SECTIONS="platform parked writes parse datastore worst couch images backbeam"
+SECTIONS="platform parked writes parse datastore worst couch images backbeam memory"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=$ROOT/Benchmarks/results/$STAMP
 LOAD=$ROOT/Benchmarks/load

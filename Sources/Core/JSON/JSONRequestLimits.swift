@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The value-count and string-size limits every API applies when it parses a request body, set once at
-/// start-up from the server configuration (`server.maxJSONValues`, `server.maxJSONStringBytes`).
+/// start-up from the server configuration (`server.maxJsonValues`, `server.maxJsonStringBytes`).
 ///
 /// Why a value count: a parsed value takes `bytesPerValue` (24) bytes however short its text is, so
 /// `[0,0,0,…]` becomes twelve times its own size in memory, and up to three times that while the parser

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Peak and settled RSS of a Quartet server while many maximum-size JSON bodies arrive at once (issue 19,
+item 3: 64 concurrent maximum-size bodies keep the peak under 1 GB, and RSS returns to within 20% of idle).
+
+    memory_burst.py --port P --pid PID [--clients 64] [--mib 20] [--endpoint parse|datastore|couch]
+                    [--shape zeros|numbers] [--deadline 300] [--settle 5] [--json FILE]
+
+The body is the one the issue found, `{"a":[0,0,0,...]}` of --mib MiB (--shape zeros; refused by the
+default value limit), or the largest one the default limits accept, 999,000 numbers of 19 digits
+(--shape numbers). For Datastore it is a `put_delta` form body whose `changes` parameter holds such JSON,
+for Couch a document. Every client connects, sends its
+whole body and reads the answer; all start together. The server's RSS is sampled every 10 ms from
+/proc/PID/status while they run; its VmHWM (the kernel's own peak) is read at the end as well. After the
+burst the script waits --settle seconds and reads RSS again. Statuses are counted: 413/400 (refused
+while parsing), 503 (waited for the decoding budget and gave up), anything else.
+
+Keys from the environment: PARSE_APP_ID, PARSE_REST_KEY (parse), DS_TOKEN (datastore).
+"""
+import argparse
+import json
+import os
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+
+
+def status_kb(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def json_body(mib, shape):
+    if shape == "numbers":
+        # The largest body within the default value limit: 999,000 numbers of 19 digits, each too long for
+        # Swift's inline strings, so each also takes a heap allocation once parsed.
+        n = min(999_000, (mib << 20) // 20 - 8)
+        return b'{"a":[' + b",".join(b"%019d" % (1_000_000_000_000_000_000 + i) for i in range(n)) + b"]}"
+    # `{"a":[` + "0," * n + `0]}`: two bytes per value, the body of issue 19.
+    n = (mib << 20) // 2 - 8
+    return b'{"a":[' + b"0," * n + b"0]}"
+
+
+def request_bytes(endpoint, mib, shape):
+    body = json_body(mib, shape)
+    if endpoint == "parse":
+        head = (f"POST /parse/classes/Burst HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"X-Parse-Application-Id: {os.environ['PARSE_APP_ID']}\r\n"
+                f"X-Parse-REST-API-Key: {os.environ['PARSE_REST_KEY']}\r\n"
+                f"Content-Type: application/json\r\n")
+    elif endpoint == "datastore":
+        # Percent-encoding doubles "0," ("0%2C"), so the JSON is half the body; the changes are parsed
+        # (syntax first) before the handle is looked up.
+        n = (mib << 20) // 4 - 64
+        changes = b'[["I","t","r",{"a":[' + b"0," * n + b'0]}]]'
+        body = b"handle=burst&rev=0&changes=" + urllib.parse.quote_from_bytes(changes, safe="[]\"{}:").encode()
+        head = (f"POST /1/datastores/put_delta HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Bearer {os.environ.get('DS_TOKEN', '')}\r\n"
+                f"Content-Type: application/x-www-form-urlencoded\r\n")
+    else:
+        head = ("PUT /couch/burst/doc HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Content-Type: application/json\r\n")
+    head += f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    return head.encode() + body
+
+
+def client(port, payload, start, results, index, deadline):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=deadline)
+        start.wait()
+        s.sendall(payload)
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        s.close()
+        line = data.split(b"\r\n", 1)[0].decode(errors="replace")
+        results[index] = int(line.split()[1]) if len(line.split()) > 1 else -1
+    except Exception as e:  # a reset or a time-out is a result too
+        results[index] = f"{type(e).__name__}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--pid", type=int, required=True)
+    ap.add_argument("--clients", type=int, default=64)
+    ap.add_argument("--mib", type=int, default=20)
+    ap.add_argument("--endpoint", default="parse", choices=["parse", "datastore", "couch"])
+    ap.add_argument("--deadline", type=float, default=300)
+    ap.add_argument("--settle", type=float, default=5)
+    ap.add_argument("--shape", default="zeros", choices=["zeros", "numbers"])
+    ap.add_argument("--json")
+    args = ap.parse_args()
+
+    idle = status_kb(args.pid, "VmRSS")
+    payload = request_bytes(args.endpoint, args.mib, args.shape)
+    start = threading.Event()
+    results = [None] * args.clients
+    threads = [threading.Thread(target=client, args=(args.port, payload, start, results, i, args.deadline),
+                                daemon=True) for i in range(args.clients)]
+    for t in threads:
+        t.start()
+    peak = idle
+    began = time.monotonic()
+    start.set()
+    while any(t.is_alive() for t in threads) and time.monotonic() - began < args.deadline:
+        peak = max(peak, status_kb(args.pid, "VmRSS"))
+        time.sleep(0.01)
+    elapsed = time.monotonic() - began
+    timed_out = any(t.is_alive() for t in threads)
+    hwm = status_kb(args.pid, "VmHWM")
+    after = status_kb(args.pid, "VmRSS")
+    time.sleep(args.settle)
+    settled = status_kb(args.pid, "VmRSS")
+    counts = {}
+    for r in results:
+        counts[str(r)] = counts.get(str(r), 0) + 1
+    report = {"endpoint": args.endpoint, "shape": args.shape, "clients": args.clients, "bodyMiB": args.mib,
+              "idleRSSMiB": round(idle / 1024, 1), "peakRSSMiB": round(max(peak, hwm) / 1024, 1),
+              "sampledPeakRSSMiB": round(peak / 1024, 1), "rssAtEndMiB": round(after / 1024, 1),
+              "settledRSSMiB": round(settled / 1024, 1),
+              "settledOverIdle": round(settled / idle, 2) if idle else None,
+              "seconds": round(elapsed, 1), "timedOut": timed_out, "statuses": counts}
+    print(f"{args.endpoint} ({args.shape}): {args.clients} x {len(payload) / 1048576:.1f} MiB: idle {report['idleRSSMiB']} MiB, "
+          f"peak {report['peakRSSMiB']} MiB, {args.settle:g} s after {report['settledRSSMiB']} MiB "
+          f"({report['settledOverIdle']}x idle), {report['seconds']} s, statuses {counts}"
+          + (" (deadline reached)" if timed_out else ""))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+    return 1 if timed_out else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
