@@ -7,7 +7,8 @@ item 3: 64 concurrent maximum-size bodies keep the peak under 1 GB, and RSS retu
 
 The body is the one the issue found, `{"a":[0,0,0,...]}` of --mib MiB (--shape zeros; refused by the
 default value limit), or the largest one the default limits accept, 999,000 numbers of 19 digits
-(--shape numbers). For Datastore it is a `put_delta` form body whose `changes` parameter holds such JSON,
+(--shape numbers), or the most values it accepts in the fewest bytes, 999,997 zeros in 2 MB (--shape
+dense). For Datastore it is a `put_delta` form body whose `changes` parameter holds such JSON,
 for Couch a document. Every client connects, sends its
 whole body and reads the answer; all start together. The server's RSS is sampled every 10 ms from
 /proc/PID/status while they run; its VmHWM (the kernel's own peak) is read at the end as well. After the
@@ -35,6 +36,10 @@ def status_kb(pid, field):
 
 
 def json_body(mib, shape):
+    if shape == "dense":
+        # As many values as the default limit accepts in as few bytes as possible: 999,997 zeros (2 MB),
+        # the body that costs the most memory per byte.
+        return b'{"a":[' + b"0," * 999_996 + b"0]}"
     if shape == "numbers":
         # The largest body within the default value limit: 999,000 numbers of 19 digits, each too long for
         # Swift's inline strings, so each also takes a heap allocation once parsed.
@@ -95,7 +100,7 @@ def main():
     ap.add_argument("--endpoint", default="parse", choices=["parse", "datastore", "couch"])
     ap.add_argument("--deadline", type=float, default=300)
     ap.add_argument("--settle", type=float, default=5)
-    ap.add_argument("--shape", default="zeros", choices=["zeros", "numbers"])
+    ap.add_argument("--shape", default="zeros", choices=["zeros", "numbers", "dense"])
     ap.add_argument("--json")
     args = ap.parse_args()
 

@@ -21,12 +21,12 @@ public struct ServerConfiguration: Sendable {
     /// The rate a request body must keep up after its first `bodyReadTimeout`; 0 makes `bodyReadTimeout` a
     /// deadline for the whole body.
     public var minBodyBytesPerSecond = 1024
-    /// The budget of request-body bytes being decoded at once (see `DecodingBudget`): a complete body of
-    /// 64 KiB or more is charged its size while its handler runs. Servers given the same instance share
-    /// it. The default, 64 MiB, keeps the worst bodies the APIs accept (a 20 MiB Parse body of a million
-    /// values parses to several times its size) well under 1 GB of memory in total, however many arrive
-    /// together.
-    public var decodingBudget = DecodingBudget(capacity: 64 << 20)
+    /// The budget of memory request bodies being decoded may take at once (see `DecodingBudget`): a
+    /// complete body of 64 KiB or more is charged what decoding it may take at worst while its handler
+    /// runs. Servers given the same instance share it. The default, 256 MiB, lets two maximum-size (20 MiB)
+    /// Parse bodies or three dense 2 MB ones decode at once, and keeps 64 of them arriving together under
+    /// 1 GB of resident memory.
+    public var decodingBudget = DecodingBudget(capacity: 256 << 20)
     /// How long a complete request waits for `maxDecodingBytes` to have room before it is answered 503.
     public var decodingWait: Duration = .seconds(2)
     /// Time an idle keep-alive connection is kept open.

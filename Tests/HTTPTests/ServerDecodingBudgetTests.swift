@@ -74,7 +74,7 @@ final class ServerDecodingBudgetTests: XCTestCase {
         let holder = try server.client()
         try post(holder, "/api/hold", bytes: 600_000)
         XCTAssertEqual(gate.entered.wait(timeout: .now() + 5), .success)
-        // 600,000 + 600,000 bytes exceed the 1 MiB budget: the second body waits in the queue.
+        // Each body may take more than the whole 1 MiB budget: the second waits in the queue.
         let waiter = try server.client(timeoutSeconds: 20)
         try post(waiter, "/api/echo", bytes: 600_000)
         XCTAssertTrue(eventually { server.server.queuedForDecoding == 1 })
@@ -99,10 +99,18 @@ final class ServerDecodingBudgetTests: XCTestCase {
     }
 
     func testChargesAndReleases() {
+        // A body may take itself plus 72 bytes for each value it could hold as JSON (one per two bytes, at most
+        // the value limit, a million by default).
+        let large = DecodingBudget(capacity: 256 << 20)
+        XCTAssertEqual(large.charge(forBodyBytes: 0), 0)
+        XCTAssertEqual(large.charge(forBodyBytes: DecodingBudget.minimumCharged - 1), 0)
+        XCTAssertEqual(DecodingBudget.bytesPerValueWhileParsing, 72)
+        XCTAssertEqual(large.charge(forBodyBytes: DecodingBudget.minimumCharged), 65_536 + 32_769 * 72)
+        XCTAssertEqual(large.charge(forBodyBytes: 2_000_000), 2_000_000 + 1_000_000 * 72)
+        XCTAssertEqual(large.charge(forBodyBytes: 20 << 20), (20 << 20) + 1_000_000 * 72)
+        XCTAssertEqual(large.charge(forBodyBytes: 1 << 30), 256 << 20)
+        XCTAssertEqual(large.charge(forBodyBytes: .max), 256 << 20)
         let budget = DecodingBudget(capacity: 1 << 20)
-        XCTAssertEqual(budget.charge(forBodyBytes: 0), 0)
-        XCTAssertEqual(budget.charge(forBodyBytes: DecodingBudget.minimumCharged - 1), 0)
-        XCTAssertEqual(budget.charge(forBodyBytes: DecodingBudget.minimumCharged), DecodingBudget.minimumCharged)
         XCTAssertEqual(budget.charge(forBodyBytes: 5 << 20), 1 << 20)
         XCTAssertTrue(budget.tryAcquire(700_000))
         XCTAssertFalse(budget.tryAcquire(400_000))

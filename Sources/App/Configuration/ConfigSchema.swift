@@ -28,7 +28,7 @@ public enum ConfigSchema {
         ConfigOption("server", "maxHeaderCount", 100, .integer(positive), "Most header fields (431 beyond)."),
         ConfigOption("server", "maxBodyBytes", 16_777_216, .integer(positive), "Largest request body unless a route allows more (413 beyond)."),
         ConfigOption("server", "inMemoryBodyBytes", 1_048_576, .integer(positive), "Bodies above this are spooled to a temporary file."),
-        ConfigOption("server", "maxDecodingBytes", 67_108_864, .integer(65_536...Int(Int32.max)), "Most request-body bytes read and parsed at once, server-wide (bodies of 64 KiB or more count while their handler runs); others wait."),
+        ConfigOption("server", "maxDecodingBytes", 268_435_456, .integer(65_536...Int(Int32.max)), "Memory that request bodies being read and parsed may take at once, server-wide (bodies of 64 KiB or more are charged their worst case while their handler runs); others wait."),
         ConfigOption("server", "decodingWaitMilliseconds", 2000, .integer(0...600_000), "How long a request waits for maxDecodingBytes to have room before it is answered 503."),
         ConfigOption("server", "maxJsonValues", 1_000_000, .integer(positive), "Most values (scalars, arrays, objects) one JSON request body may hold; refused while parsing (413/400 in the API's format)."),
         ConfigOption("server", "maxJsonStringBytes", 16_777_216, .integer(positive), "Longest string in a JSON request body, in bytes as sent; refused while parsing."),

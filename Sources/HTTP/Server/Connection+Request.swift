@@ -199,7 +199,7 @@ extension Connection {
             // The handler has returned, and with it the body it read and what it parsed: the budget is
             // free again, and the heap is trimmed once the last large request of a burst is done.
             let idle = charge > 0 && context.decodingBudget.release(charge)
-            defer { if idle { HeapTrim.trim() } }   // after the reply is on its way
+            defer { if idle { HeapTrim.trimAfterBurst() } }   // after the reply is on its way
             if direct, !context.shuttingDown.load(ordering: .relaxed),
                case .serialized(let bytes, let status, let bodyBytes, true, _) = outcome,
                let sent = sendFromWorker(bytes) {

@@ -1,4 +1,6 @@
 import CEventLoop
+import Dispatch
+import Synchronization
 
 /// Hands freed heap memory back to the kernel after large requests, so a burst of big bodies does not
 /// leave the process at its peak size.
@@ -19,5 +21,19 @@ enum HeapTrim {
     /// Returns the free pages of every arena to the kernel.
     static func trim() {
         _ = quartet_heap_trim()
+    }
+
+    private static let secondTrimScheduled = Atomic<Bool>(false)
+
+    /// Trims now, and once more a second later: the event loops free the connections' buffers and request
+    /// state only after the last response of a burst is sent, after the first trim. Bursts within that
+    /// second share the later trim.
+    static func trimAfterBurst() {
+        trim()
+        guard !secondTrimScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(1)) {
+            secondTrimScheduled.store(false, ordering: .releasing)
+            trim()
+        }
     }
 }
