@@ -7,7 +7,7 @@ held Quartet's single writer (issue 19: no request within the limits may hold it
 Keys from the environment: PARSE_APP_ID, PARSE_REST_KEY, PARSE_MASTER_KEY, DS_TOKEN (a Datastore token of
 the server). The limits default to Quartet's defaults; pass the server's values when it runs with others
 (--max-fields-per-class, --max-fields-per-write, --max-array-items, --max-schema-changes, --batch-max,
---max-upload, --max-object, --ds-delta, --ds-record, --ds-body).
+--max-json-values, --max-upload, --max-object, --ds-delta, --ds-record, --ds-body).
 
 Each case sets up what it needs (not measured), then sends its body once per repetition, one request at a
 time, and reads /metrics right before and after: the writer's hold is the growth of
@@ -68,10 +68,10 @@ def dumps(value):
     return json.dumps(value, separators=(",", ":"))
 
 
-def numbers_filling(nbytes, start=0):
-    """Consecutive integers whose JSON array is about `nbytes` long."""
+def numbers_filling(nbytes, start=0, max_values=None):
+    """Consecutive integers whose JSON array is about `nbytes` long, and no more than `max_values` of them."""
     out, size, n = [], 2, start
-    while size < nbytes:
+    while size < nbytes and (max_values is None or len(out) < max_values):
         text_len = len(str(n)) + 1
         out.append(n)
         size += text_len
@@ -113,9 +113,14 @@ class Cases:
             return "POST", "/parse/classes/" + self.unique("Wide"), dumps({"f%d" % i: value for i in range(n)}), parse_headers()
         return None, body, "%d new fields of %d bytes in a new class" % (n, size)
 
+    def array_value_budget(self):
+        """Most elements of an array in a body that holds the body's object and the array besides
+        (server.maxJsonValues counts every value)."""
+        return self.a.max_json_values - 2
+
     def parse_create_many_numbers(self):
         """One field holding integers up to the object limit: the most values to serialize."""
-        values = numbers_filling(self.big_object_budget())
+        values = numbers_filling(self.big_object_budget(), max_values=self.array_value_budget())
 
         def body(_, rep):
             return "POST", "/parse/classes/Numbers", dumps({"a": values}), parse_headers()
@@ -146,7 +151,7 @@ class Cases:
     def parse_array_op(self, op):
         """AddUnique or Remove with the most objects an operation may carry, on an array filling the object
         limit."""
-        stored = numbers_filling(self.big_object_budget())
+        stored = numbers_filling(self.big_object_budget(), max_values=self.array_value_budget())
         k = self.a.max_array_items
 
         def setup():
@@ -296,6 +301,7 @@ def main():
     ap.add_argument("--batch-max", type=int, default=1000)
     ap.add_argument("--max-upload", type=int, default=20 << 20)
     ap.add_argument("--max-object", type=int, default=16 << 20)
+    ap.add_argument("--max-json-values", type=int, default=1_000_000)
     ap.add_argument("--ds-delta", type=int, default=2_306_867)
     ap.add_argument("--ds-record", type=int, default=112_640)
     ap.add_argument("--ds-body", type=int, default=32 << 20)
