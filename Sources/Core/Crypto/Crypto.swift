@@ -28,7 +28,7 @@ public enum Crypto {
 
     /// MD5 fetched once, for the reason given at `fetchedSHA256`: every interactive Couch write hashes
     /// its revision term, so the per-call implicit fetch would be paid on the write path.
-    nonisolated(unsafe) private static let fetchedMD5: OpaquePointer? = EVP_MD_fetch(nil, "MD5", nil)
+    nonisolated(unsafe) static let fetchedMD5: OpaquePointer? = EVP_MD_fetch(nil, "MD5", nil)
 
     /// HMAC-SHA256 of `data` under `key` (32 bytes).
     public static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8] { hmac(EVP_sha256(), key: key, data: data, length: 32) }
