@@ -34,8 +34,10 @@ enum DocumentWrites {
     }
 
     /// Runs one edit as a parked write (the worker thread is released during the group commit) and answers
-    /// `{"ok":true,"id":…,"rev":…}` with `ETag` and, when `location`, a `Location` header.
+    /// `{"ok":true,"id":…,"rev":…}` with `ETag` and, when `location`, a `Location` header (the document's URL,
+    /// or `locationURL` when given: an attachment `PUT` names the attachment).
     static func submit(_ call: CouchCall, database: String, edit: DocumentEdit, location: Bool,
+                       locationURL: String? = nil,
                        status: @escaping @Sendable (_ deleted: Bool) -> HTTPStatus) -> Reply {
         // A shutdown waits for the job: it still commits, and a 503 would invite a duplicate write.
         let parked = ParkedResponse(timeout: .seconds(120), awaitsCompletionOnShutdown: true) {
@@ -51,7 +53,9 @@ enum DocumentWrites {
                 switch outcomes.first {
                 case .ok(let rev)?:
                     var headers = [("ETag", "\"\(rev)\"")]
-                    if location { headers.append(("Location", call.documentURL(database: database, id: id))) }
+                    if location {
+                        headers.append(("Location", locationURL ?? call.documentURL(database: database, id: id)))
+                    }
                     response = CouchResponse.json(status(deleted), written(id: id, rev: rev), headers: headers)
                 case .failed(let error)?:
                     response = CouchResponse.error(error)

@@ -23,8 +23,7 @@ enum CouchDispatcher {
             if call.method == .get || call.method == .head {
                 return .response(call.finish(try AttachmentReadRoute.handle(call, database: db, documentID: id, name: name)))
             }
-            // Uploads and removals of single attachments come with the attachment routes (§3.5.3, §3.5.4).
-            throw CouchError.notImplemented("Standalone attachment upload and removal")
+            return try AttachmentWriteRoute.handle(call, database: db, documentID: id, name: name)
         case .databaseFeature(let db, let feature):
             switch feature {
             case "_all_docs": return .response(call.finish(try AllDocsRoute.handle(call, database: db, index: .all)))
