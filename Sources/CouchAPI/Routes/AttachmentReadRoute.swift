@@ -2,7 +2,8 @@ import Core
 import HTTP
 import Storage
 
-/// `GET|HEAD /{db}/{docid}/{att}` (spec §3.5.2): the stored bytes, streamed from the blob store.
+/// `GET|HEAD /{db}/{docid}/{att}` (spec §3.5.2): the stored bytes, streamed from the blob store; 304 for an
+/// `If-None-Match` naming the digest.
 enum AttachmentReadRoute {
     static func handle(_ call: CouchCall, database: String, documentID: PathSegment, name segments: [PathSegment]) throws -> HTTPResponse {
         guard documentID.invalidBytes == nil else { throw CouchError.missing }
@@ -29,6 +30,13 @@ enum AttachmentReadRoute {
         }
         let length = Int(attachment.encodedLength ?? attachment.length)
         let md5 = String(attachment.digest.dropFirst(4))
+        let validators = Validators(etag: Validators.strongETag(md5))
+        if validators.isNotModified(call.request) {
+            // `If-None-Match` naming the digest (§3.5.2): 304 with the ETag and no body.
+            var headers = HTTPHeaders()
+            validators.addHeaders(to: &headers, notModified: true)
+            return HTTPResponse(status: .notModified, headers: headers, body: .empty)
+        }
         var headers = HTTPHeaders()
         headers.add("Content-Type", attachment.contentType)
         headers.add("ETag", "\"\(md5)\"")

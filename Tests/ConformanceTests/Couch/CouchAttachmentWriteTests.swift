@@ -146,3 +146,18 @@ final class CouchAttachmentLimitTests: CouchTestCase {
                                 contentType: "application/octet-stream").status, 201)
     }
 }
+
+/// Conditional reads of an attachment (the attachment part of CD-183).
+final class CouchAttachmentConditionalTests: CouchTestCase {
+    func test_CD_183_attachmentIfNoneMatch() throws {
+        try put("doc", #"{"_attachments":{"a.txt":{"content_type":"text/plain","data":"aGVsbG8="}}}"#)
+        let etag = "\"XUFAKrxLKna5cZ2REBfFkg==\""
+        let hit = try send("GET", "/db/doc/a.txt", headers: [("If-None-Match", etag)])
+        XCTAssertEqual(hit.status, 304)
+        XCTAssertEqual(hit.header("ETag"), etag)
+        XCTAssertTrue(hit.body.isEmpty)
+        let stale = try send("GET", "/db/doc/a.txt", headers: [("If-None-Match", "\"1B2M2Y8AsgTpgAmY7PhCfg==\"")])
+        XCTAssertEqual(stale.status, 200)
+        XCTAssertEqual(stale.text, "hello")
+    }
+}
