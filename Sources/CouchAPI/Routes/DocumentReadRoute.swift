@@ -10,7 +10,8 @@ enum DocumentReadRoute {
         if call.query.isEmpty { return try plain(call, database: database, id: id, options: nil) }
         let options = try ReadOptions(call.query)
         if let openRevs = options.openRevs { return try OpenRevsRead.handle(call, database: database, id: id, openRevs, options) }
-        if options.isPlain || (options.latest && options.isPlainApartFromRev) {
+        // Attachment data needs the revision's attachment list, which only the detailed read loads.
+        if !options.attachmentData, options.isPlain || (options.latest && options.isPlainApartFromRev) {
             return try plain(call, database: database, id: id, options: options)
         }
         return try detailed(call, database: database, id: id, options: options)
@@ -50,7 +51,11 @@ enum DocumentReadRoute {
             guard let db = try reader.database(named: database) else { throw CouchError.databaseMissing }
             guard let doc = try reader.document(databaseID: db.id, id: id) else { throw CouchError.missing }
             // `latest=true` ignores `rev` and answers the winner (CouchDB 3.3.3).
-            guard let rev = options.rev, !options.latest else { return (doc, nil) }
+            guard let rev = options.rev, !options.latest else {
+                // Inline data needs the winner's attachment list (the document row keeps stubs as text only).
+                guard options.attachmentData, doc.winnerAttachments != nil, let winner = doc.tree.winner else { return (doc, nil) }
+                return (doc, try reader.revision(documentRowID: doc.rowID, rev: winner.rev))
+            }
             guard let node = doc.tree.node(rev), node.hasBody,
                   let stored = try reader.revision(documentRowID: doc.rowID, rev: rev) else { throw CouchError.missing }
             return (doc, stored)
@@ -61,23 +66,46 @@ enum DocumentReadRoute {
         let body: [UInt8]
         let stubs: [UInt8]?
         if let revision, let found = tree.node(revision.rev) {
+            if options.rev == nil || options.latest, winner.deleted && !options.deleted { throw CouchError.deleted }
             node = found
             body = revision.body
-            stubs = AttachmentJSON.stubsText(revision.attachments)
+            stubs = try attachmentsText(call, revision, node: node, tree: tree, options: options)
         } else {
             if winner.deleted && !options.deleted { throw CouchError.deleted }
             node = winner
             body = doc.winnerBody
             stubs = doc.winnerAttachments
         }
-        if options.attachmentData, stubs != nil { throw attachmentDataPending }
         let bytes = DocumentJSON.render(id: id, rev: node.rev.description, body: body, deleted: node.deleted,
                                         metadata: options.metadata(for: node, in: tree), attachments: stubs)
         return CouchResponse.json(.ok, bytes: bytes, headers: options.sendsETag ? [("ETag", "\"\(node.rev)\"")] : [])
     }
 
-    /// Attachment bodies in document reads (`attachments=true`, `atts_since`, multipart) come with the
-    /// attachment routes; until then a read that would need them says so instead of answering with stubs.
+    /// The `_attachments` text of `revision`: stubs, or with `attachments=true`/`atts_since` inline base64 data for
+    /// the attachments newer than the `atts_since` ancestor (§3.5.1, §5.6). Nil when it has none.
+    private static func attachmentsText(_ call: CouchCall, _ revision: StoredRevision, node: RevNode, tree: RevTree,
+                                        options: ReadOptions) throws -> [UInt8]? {
+        guard options.attachmentData, !revision.attachments.isEmpty else { return AttachmentJSON.stubsText(revision.attachments) }
+        let since = options.attsSince.map { tree.attachmentsSinceGeneration(for: node.rev, known: $0) } ?? 0
+        let withData = revision.attachments.filter { $0.revpos > since }
+        if withData.isEmpty { return AttachmentJSON.stubsText(revision.attachments) }
+        // multipart/related answers and gzip-stored data (decoded before base64) are not served yet.
+        if AcceptHeader.accepts(call.request.headers["Accept"], "multipart/related") { throw attachmentDataPending }
+        if withData.contains(where: { $0.encoding == "gzip" }) { throw attachmentDataPending }
+        var object = JSONObject()
+        for attachment in revision.attachments {
+            guard attachment.revpos > since else {
+                object[attachment.name] = AttachmentJSON.stub(attachment)
+                continue
+            }
+            let bytes = try call.context.blobs.bytes(of: attachment.blobHash, limit: call.config.maxAttachmentSize)
+            object[attachment.name] = AttachmentJSON.inline(attachment, data: bytes)
+        }
+        return JSON.object(object).serializedBytes()
+    }
+
+    /// Attachment bodies that need multipart/related or gzip decoding come with later work; until then a
+    /// read that would need them says so instead of answering with stubs.
     static let attachmentDataPending = CouchError.notImplemented("Attachment data in document reads")
 }
 

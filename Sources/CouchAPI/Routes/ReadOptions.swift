@@ -18,6 +18,8 @@ struct ReadOptions {
     var deleted = false
     /// `attachments=true` or `atts_since`: attachment data in the answer.
     var attachmentData = false
+    /// `atts_since=[rev,…]` (§5.6): attachments not newer than the newest of these on the path go as stubs.
+    var attsSince: [RevID]?
     var openRevs: OpenRevs?
 
     /// Reads the options; any value other than `true` means false (CouchDB's rule for these options).
@@ -32,6 +34,7 @@ struct ReadOptions {
         latest = query.flag("latest")
         deleted = query.flag("deleted")
         attachmentData = query.flag("attachments") || query.value("atts_since") != nil
+        if let text = query.value("atts_since") { attsSince = try RevID.list(json: try CouchJSON.parse(text)) }
         if let text = query.value("open_revs") {
             openRevs = text == "all" ? .all : .list(try RevID.list(json: try CouchJSON.parse(text)))
         }

@@ -19,6 +19,17 @@ enum AttachmentJSON {
         return .object(object)
     }
 
+    /// Inline data (`attachments=true`): `{"content_type":…,"revpos":N,"digest":"md5-…","data":"<base64>"}`,
+    /// without `length`, as CouchDB writes it.
+    static func inline(_ attachment: StoredAttachment, data: [UInt8]) -> JSON {
+        var object = JSONObject()
+        object["content_type"] = .string(attachment.contentType)
+        object["revpos"] = .int(attachment.revpos)
+        object["digest"] = .string(attachment.digest)
+        object["data"] = .string(Base64.encode(data))
+        return .object(object)
+    }
+
     /// The `_attachments` object of stubs, in the revision's order.
     static func stubs(_ attachments: [StoredAttachment]) -> JSONObject {
         var object = JSONObject()
