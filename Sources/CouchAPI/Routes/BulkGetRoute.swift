@@ -35,7 +35,7 @@ enum BulkGetRoute {
             out.append(contentsOf: "{\"results\":[")
             for (index, entry) in entries.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                try appendResult(entry, reader: reader, databaseID: db.id, options: options, to: &out)
+                try appendResult(entry, reader: reader, databaseID: db.id, options: options, call: call, to: &out)
             }
             out.append(contentsOf: "]}\n")
         }
@@ -75,7 +75,7 @@ enum BulkGetRoute {
 
     /// `{"id":…,"docs":[{"ok":{…}} | {"error":{…}}, …]}` for one entry.
     private static func appendResult(_ entry: Entry, reader: any CouchReader, databaseID: Int64, options: ReadOptions,
-                                     to out: inout [UInt8]) throws {
+                                     call: CouchCall, to out: inout [UInt8]) throws {
         switch entry {
         case .invalid(let id, let rev, let error):
             out.append(contentsOf: "{\"id\":")
@@ -111,26 +111,23 @@ enum BulkGetRoute {
                     appendError(id: idJSON, rev: node.rev.json, .missing, to: &out)
                     continue
                 }
-                if needsAttachmentData(revision, node: node, tree: tree, options: options, attsSince: attsSince) {
-                    throw DocumentReadRoute.attachmentDataPending
+                // `attachments=true`, or an entry's `atts_since` (which implies it): data for newer attachments.
+                let attachments: [UInt8]?
+                if options.attachmentData || attsSince != nil {
+                    let since = AttachmentData.sinceGeneration(tree, rev: node.rev, attsSince: attsSince)
+                    attachments = try AttachmentData.text(revision.attachments, since: since, blobs: call.context.blobs,
+                                                          limit: call.config.maxAttachmentSize)
+                } else {
+                    attachments = AttachmentJSON.stubsText(revision.attachments)
                 }
                 out.append(contentsOf: "{\"ok\":")
                 DocumentJSON.appendParts(to: &out, id: id, rev: node.rev.description, body: revision.body,
                                          deleted: revision.deleted, metadata: options.metadata(for: node, in: tree),
-                                         attachments: AttachmentJSON.stubsText(revision.attachments))
+                                         attachments: attachments)
                 out.append(UInt8(ascii: "}"))
             }
             out.append(contentsOf: "]}")
         }
-    }
-
-    /// Whether the answer would have to carry attachment bytes: `attachments=true`, or an entry's `atts_since`
-    /// (which implies it), with an attachment newer than the newest listed revision on the path (§5.6).
-    private static func needsAttachmentData(_ revision: StoredRevision, node: RevNode, tree: RevTree, options: ReadOptions,
-                                            attsSince: [RevID]?) -> Bool {
-        guard !revision.attachments.isEmpty, options.attachmentData || attsSince != nil else { return false }
-        let since = attsSince.map { tree.attachmentsSinceGeneration(for: node.rev, known: $0) } ?? 0
-        return revision.attachments.contains { $0.revpos > since }
     }
 
     /// `{"error":{"id":…,"rev":…,"error":…,"reason":…}}`.

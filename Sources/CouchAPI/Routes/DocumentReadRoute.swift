@@ -86,22 +86,12 @@ enum DocumentReadRoute {
     private static func attachmentsText(_ call: CouchCall, _ revision: StoredRevision, node: RevNode, tree: RevTree,
                                         options: ReadOptions) throws -> [UInt8]? {
         guard options.attachmentData, !revision.attachments.isEmpty else { return AttachmentJSON.stubsText(revision.attachments) }
-        let since = options.attsSince.map { tree.attachmentsSinceGeneration(for: node.rev, known: $0) } ?? 0
-        let withData = revision.attachments.filter { $0.revpos > since }
-        if withData.isEmpty { return AttachmentJSON.stubsText(revision.attachments) }
-        // multipart/related answers and gzip-stored data (decoded before base64) are not served yet.
+        let since = AttachmentData.sinceGeneration(tree, rev: node.rev, attsSince: options.attsSince)
+        guard AttachmentData.needsData(revision.attachments, since: since) else { return AttachmentJSON.stubsText(revision.attachments) }
+        // multipart/related answers are not served yet.
         if AcceptHeader.accepts(call.request.headers["Accept"], "multipart/related") { throw attachmentDataPending }
-        if withData.contains(where: { $0.encoding == "gzip" }) { throw attachmentDataPending }
-        var object = JSONObject()
-        for attachment in revision.attachments {
-            guard attachment.revpos > since else {
-                object[attachment.name] = AttachmentJSON.stub(attachment)
-                continue
-            }
-            let bytes = try call.context.blobs.bytes(of: attachment.blobHash, limit: call.config.maxAttachmentSize)
-            object[attachment.name] = AttachmentJSON.inline(attachment, data: bytes)
-        }
-        return JSON.object(object).serializedBytes()
+        return try AttachmentData.text(revision.attachments, since: since, blobs: call.context.blobs,
+                                       limit: call.config.maxAttachmentSize)
     }
 
     /// Attachment bodies that need multipart/related or gzip decoding come with later work; until then a

@@ -65,9 +65,15 @@ enum OpenRevsRead {
             case .missing(let rev):
                 out.append(contentsOf: JSON.object(["missing": rev.json]).serializedBytes())
             case .revision(let node, let revision):
-                if options.attachmentData, !revision.attachments.isEmpty { throw DocumentReadRoute.attachmentDataPending }
+                var attachments: [UInt8]?
+                if options.attachmentData, !revision.attachments.isEmpty {
+                    let since = AttachmentData.sinceGeneration(tree, rev: node.rev, attsSince: options.attsSince)
+                    attachments = try AttachmentData.text(revision.attachments, since: since, blobs: call.context.blobs,
+                                                          limit: call.config.maxAttachmentSize)
+                }
                 out.append(contentsOf: Array("{\"ok\":".utf8))
-                out.append(contentsOf: render(id: id, node: node, revision: revision, tree: tree, options: options))
+                out.append(contentsOf: render(id: id, node: node, revision: revision, tree: tree, options: options,
+                                              attachments: attachments))
                 out.append(UInt8(ascii: "}"))
             }
         }
@@ -75,12 +81,13 @@ enum OpenRevsRead {
         return CouchResponse.json(.ok, bytes: out)
     }
 
+    /// One revision as JSON; `attachments` replaces the stubs when the read carries data.
     private static func render(id: String, node: RevNode, revision: StoredRevision, tree: RevTree,
-                               options: ReadOptions) -> [UInt8] {
+                               options: ReadOptions, attachments: [UInt8]? = nil) -> [UInt8] {
         var out: [UInt8] = []
         DocumentJSON.appendParts(to: &out, id: id, rev: node.rev.description, body: revision.body,
                                  deleted: revision.deleted, metadata: options.metadata(for: node, in: tree),
-                                 attachments: AttachmentJSON.stubsText(revision.attachments))
+                                 attachments: attachments ?? AttachmentJSON.stubsText(revision.attachments))
         return out
     }
 }

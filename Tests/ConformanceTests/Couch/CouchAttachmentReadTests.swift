@@ -43,4 +43,32 @@ final class CouchAttachmentReadTests: CouchTestCase {
         XCTAssertEqual(unrelated["_attachments"]?["b.txt"]?["data"]?.stringValue, "d29ybGQ=")
         assertError(try send("GET", "/db/doc?atts_since=notjson", headers: acceptJSON), 400, "bad_request")
     }
+
+    /// The inline-data part of CD-139 (the rest is `CouchBulkGetTests.test_CD_139_orderDuplicatesLatestAndAttachments`).
+    func test_CD_139_bulkGetInlinesData() throws {
+        let r1 = try put("doc", #"{"_attachments":{"a.txt":{"content_type":"text/plain","data":"aGVsbG8="}}}"#)
+        let up = try send("PUT", "/db/doc/b.txt?rev=\(r1)", bytes: Array("world".utf8), headers: [("Content-Type", "text/plain")])
+        XCTAssertEqual(up.status, 201, up.text)
+        let all = json(try send("POST", "/db/_bulk_get?attachments=true", body: #"{"docs":[{"id":"doc"}]}"#))
+        let atts = all["results"]?[0]?["docs"]?[0]?["ok"]?["_attachments"]
+        XCTAssertEqual(atts?["a.txt"]?["data"]?.stringValue, "aGVsbG8=")
+        XCTAssertEqual(atts?["b.txt"]?["data"]?.stringValue, "d29ybGQ=")
+        XCTAssertNil(atts?["b.txt"]?["length"])
+        // An entry's atts_since sends the older attachment as a stub, the newer one with data.
+        let since = json(try send("POST", "/db/_bulk_get", body: #"{"docs":[{"id":"doc","atts_since":["\#(r1)"]}]}"#))
+        let partial = since["results"]?[0]?["docs"]?[0]?["ok"]?["_attachments"]
+        XCTAssertEqual(partial?["a.txt"]?["stub"]?.boolValue, true)
+        XCTAssertEqual(partial?["b.txt"]?["data"]?.stringValue, "d29ybGQ=")
+    }
+
+    /// `open_revs` answered as JSON carries inline data with `attachments=true` (§3.3.2).
+    func testOpenRevsJSONInlinesData() throws {
+        let r1 = try put("doc", #"{"_attachments":{"a.txt":{"content_type":"text/plain","data":"aGVsbG8="}}}"#)
+        let r = try send("GET", "/db/doc?open_revs=all&attachments=true", headers: acceptJSON)
+        XCTAssertEqual(r.status, 200, r.text)
+        XCTAssertEqual(json(r)[0]?["ok"]?["_rev"]?.stringValue, r1)
+        XCTAssertEqual(json(r)[0]?["ok"]?["_attachments"]?["a.txt"]?["data"]?.stringValue, "aGVsbG8=")
+        let stubs = json(try send("GET", "/db/doc?open_revs=all", headers: acceptJSON))
+        XCTAssertEqual(stubs[0]?["ok"]?["_attachments"]?["a.txt"]?["stub"]?.boolValue, true)
+    }
 }

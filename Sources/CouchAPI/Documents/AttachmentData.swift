@@ -1,0 +1,35 @@
+import Core
+import Storage
+
+/// The `_attachments` of a revision in a read that asks for data (`attachments=true`, `atts_since`; spec
+/// §3.5.1, §5.6): inline base64 for the attachments newer than the `atts_since` ancestor, stubs for the rest.
+enum AttachmentData {
+    /// The generation whose attachments the reader already has: the first revision of `attsSince` on the path
+    /// from `rev` to the root (0 without `atts_since`, or when none is on the path).
+    static func sinceGeneration(_ tree: RevTree, rev: RevID, attsSince: [RevID]?) -> Int {
+        attsSince.map { tree.attachmentsSinceGeneration(for: rev, known: $0) } ?? 0
+    }
+
+    /// Whether any attachment has to be sent with data.
+    static func needsData(_ attachments: [StoredAttachment], since: Int) -> Bool {
+        attachments.contains { $0.revpos > since }
+    }
+
+    /// The `_attachments` object as compact JSON text (nil for no attachments). Each attachment's bytes are read
+    /// from the blob store whole (at most `couch.maxAttachmentSize`). gzip-stored data, which must be decoded
+    /// before base64, is not served yet (501).
+    static func text(_ attachments: [StoredAttachment], since: Int, blobs: BlobStore, limit: Int) throws -> [UInt8]? {
+        guard !attachments.isEmpty else { return nil }
+        var object = JSONObject()
+        for attachment in attachments {
+            guard attachment.revpos > since else {
+                object[attachment.name] = AttachmentJSON.stub(attachment)
+                continue
+            }
+            if attachment.encoding == "gzip" { throw DocumentReadRoute.attachmentDataPending }
+            let bytes = try blobs.bytes(of: attachment.blobHash, limit: limit)
+            object[attachment.name] = AttachmentJSON.inline(attachment, data: bytes)
+        }
+        return JSON.object(object).serializedBytes()
+    }
+}
