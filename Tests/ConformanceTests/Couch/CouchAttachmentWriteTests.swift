@@ -87,6 +87,12 @@ final class CouchAttachmentWriteTests: CouchTestCase {
         XCTAssertNotNil(try get("/db/doc")["_attachments"]?["dir/file.txt"])
         XCTAssertEqual(try send("GET", "/db/doc/dir/file.txt").text, "nested")
         XCTAssertEqual(try send("GET", "/db/doc/dir%2Ffile.txt").text, "nested")
+        // Design documents take attachments at `/_design/{name}/{att}` the same way.
+        let d1 = try put("_design/app", "{}")
+        let design = try putAttachment("/db/_design/app/index.html?rev=\(d1)", Array("<p>".utf8), type: "text/html")
+        XCTAssertEqual(design.status, 201, design.text)
+        XCTAssertTrue(design.header("Location")?.hasSuffix("/_design/app/index.html") == true, design.header("Location") ?? "")
+        XCTAssertEqual(try send("GET", "/db/_design/app/index.html").text, "<p>")
     }
 
     func test_CD_095_pathLikeNamesAreOpaqueKeys() throws {

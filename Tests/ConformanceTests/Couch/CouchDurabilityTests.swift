@@ -5,8 +5,8 @@ import Core
 import Glibc
 #endif
 
-/// Checklist CD-166: an acknowledged write survives `kill -9` (spec §5.10). Attachment and multipart `PUT`s
-/// are checked here once those resources exist.
+/// Checklist CD-166: an acknowledged write survives `kill -9` (spec §5.10), standalone attachment `PUT`s included
+/// (small and spooled bodies). Multipart `PUT`s are checked here once that resource exists.
 final class CouchDurabilityTests: CouchTestCase {
     /// Kills the server with SIGKILL (no shutdown of any kind) and starts a new one on the same data.
     private func crashAndRestart() throws {
@@ -43,4 +43,19 @@ final class CouchDurabilityTests: CouchTestCase {
         XCTAssertEqual(feed["last_seq"]?.int64Value, 7)
         XCTAssertEqual(feed["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, ["kept", "gone", "b1", "b2", "last"])
     }
+
+    func test_CD_166_acknowledgedAttachmentPutSurvivesKill9() throws {
+        let r1 = try put("doc", #"{"v":1}"#)
+        let big = (0..<1_200_000).map { UInt8($0 % 247) }
+        let small = try send("PUT", "/db/doc/a.txt?rev=\(r1)", bytes: Array("hello".utf8), headers: [("Content-Type", "text/plain")])
+        XCTAssertEqual(small.status, 201, small.text)
+        let large = try send("PUT", "/db/doc/big.bin?rev=\(json(small)["rev"]?.stringValue ?? "")", bytes: big,
+                             headers: [("Content-Type", "application/octet-stream")])
+        XCTAssertEqual(large.status, 201, large.text)
+        try crashAndRestart()
+        XCTAssertEqual(try get("/db/doc")["_rev"]?.stringValue, json(large)["rev"]?.stringValue)
+        XCTAssertEqual(try send("GET", "/db/doc/a.txt").text, "hello")
+        XCTAssertEqual(try send("GET", "/db/doc/big.bin").body, big)
+    }
 }
+
