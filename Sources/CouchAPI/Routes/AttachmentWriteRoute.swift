@@ -26,10 +26,6 @@ enum AttachmentWriteRoute {
             guard call.request.body.count <= call.config.maxAttachmentSize else { throw CouchError.attachmentTooLarge(name) }
             return (id, name, try requestedRev(call))
         }
-        let md5 = try digest(call.request.body)
-        if let sent = call.request.headers["Content-MD5"]?.trimmingSpaces(), Base64.decode(sent) != md5 {
-            throw CouchError(status: 400, error: "content_md5_mismatch", reason: "Possible message corruption.")
-        }
         let parent = try call.store.read { reader -> StoredRevision? in
             guard let db = try reader.database(named: database) else { throw CouchError.databaseMissing }
             let doc = try reader.document(databaseID: db.id, id: id)
@@ -39,6 +35,11 @@ enum AttachmentWriteRoute {
                 return nil
             }
             return try parentRevision(reader, doc: doc, rev: rev)
+        }
+        // The database, document and revision are checked before the body is read, as CouchDB does.
+        let md5 = try digest(call.request.body)
+        if let sent = call.request.headers["Content-MD5"]?.trimmingSpaces(), Base64.decode(sent) != md5 {
+            throw CouchError(status: 400, error: "content_md5_mismatch", reason: "Possible message corruption.")
         }
         let body: JSONObject
         var attachments: [AttachmentInput] = []
