@@ -94,5 +94,25 @@ let package = Package(
         .testTarget(name: "ArchitectureTests", swiftSettings: strict),
         // Black-box tests: they start the built `quartet` binary and talk to it over sockets.
         .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core", "Storage"], swiftSettings: strict),
+        // Replays the fuzzing seed corpora (Fuzz/Corpus) through the harnesses' entry points (Fuzz/Entries).
+        .testTarget(name: "FuzzReplayTests", dependencies: fuzzEntryDependencies, path: "Fuzz",
+                    exclude: ["Corpus", "Driver"], sources: ["Entries", "Replay"], swiftSettings: strict),
     ]
 )
+
+/// What the fuzzing entry points parse with.
+var fuzzEntryDependencies: [Target.Dependency] {
+    ["Core", "HTTP", "Storage", "QueryKit", "ParseAPI", "DatastoreAPI", "CouchAPI", "BackbeamAPI",
+     .product(name: "Logging", package: "swift-log")]
+}
+
+// `make fuzz` sets QUARTET_FUZZ=1 and builds in its own scratch path with -sanitize=fuzzer: the replay test
+// target gives way to a library of the same entry points (a file belongs to one target) and the libFuzzer
+// driver `quartet-fuzz`. The ordinary build never sees either.
+if Context.environment["QUARTET_FUZZ"] == "1" {
+    package.targets.removeAll { $0.name == "FuzzReplayTests" }
+    package.targets += [
+        .target(name: "FuzzEntries", dependencies: fuzzEntryDependencies, path: "Fuzz/Entries", swiftSettings: strict),
+        .executableTarget(name: "quartet-fuzz", dependencies: ["FuzzEntries"], path: "Fuzz/Driver", swiftSettings: strict),
+    ]
+}
