@@ -7,7 +7,7 @@ DATA_DIR ?= ./data
 PORT ?= 8080
 HOST ?= 127.0.0.1
 
-.PHONY: deps build release run test bench clean
+.PHONY: deps build release run test bench clean fuzz
 
 # Installs the C libraries Quartet links against (system libsqlite3, OpenSSL, libcrypt) if missing, and
 # libvips, which it loads on first use to resize images.
@@ -35,6 +35,14 @@ run: release
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
+
+# libFuzzer harnesses (Fuzz/): FUZZ_SECONDS and FUZZ_RUNS bound each harness, FUZZERS picks some
+# (default all). Built in .build-fuzz, apart from the ordinary build. See docs/reliability.md.
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
+FUZZERS ?=
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) SWIFT=$(SWIFT) ./Fuzz/run.sh $(FUZZERS)
 
 bench: deps
 	./Benchmarks/run.sh

@@ -113,6 +113,8 @@ if Context.environment["QUARTET_FUZZ"] == "1" {
     package.targets.removeAll { $0.name == "FuzzReplayTests" }
     package.targets += [
         .target(name: "FuzzEntries", dependencies: fuzzEntryDependencies, path: "Fuzz/Entries", swiftSettings: strict),
-        .executableTarget(name: "quartet-fuzz", dependencies: ["FuzzEntries"], path: "Fuzz/Driver", swiftSettings: strict),
+        // lld: gold fails on this link (an internal error reading the sanitizer runtime's debug info).
+        .executableTarget(name: "quartet-fuzz", dependencies: ["FuzzEntries"], path: "Fuzz/Driver", swiftSettings: strict,
+                          linkerSettings: [.unsafeFlags(["-use-ld=lld"])]),
     ]
 }
