@@ -2,12 +2,12 @@
 # Each installs the Debian packages it needs when they are missing, then builds.
 
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libssl-dev libcrypt-dev libvips42 pkg-config
+APT_PACKAGES := libsqlite3-dev libssl-dev libcrypt-dev libvips42 pkg-config sqlite3
 DATA_DIR ?= ./data
 PORT ?= 8080
 HOST ?= 127.0.0.1
 
-.PHONY: deps build release run test bench clean fuzz
+.PHONY: deps build release run test bench clean fuzz crash
 
 # Installs the C libraries Quartet links against (system libsqlite3, OpenSSL, libcrypt) if missing, and
 # libvips, which it loads on first use to resize images.
@@ -35,6 +35,13 @@ run: release
 test: deps
 	$(SWIFT) build
 	$(SWIFT) test
+	python3 Tests/Crash/crash.py --cycles 3
+
+# kill -9 durability (Tests/Crash/crash.py) against the debug binary; CYCLES restarts. See docs/reliability.md.
+CYCLES ?= 50
+crash: deps
+	$(SWIFT) build
+	python3 Tests/Crash/crash.py --cycles $(CYCLES)
 
 # libFuzzer harnesses (Fuzz/): FUZZ_SECONDS and FUZZ_RUNS bound each harness, FUZZERS picks some
 # (default all). Built in .build-fuzz, apart from the ordinary build. See docs/reliability.md.
