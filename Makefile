@@ -7,7 +7,7 @@ DATA_DIR ?= ./data
 PORT ?= 8080
 HOST ?= 127.0.0.1
 
-.PHONY: deps build release run test bench clean fuzz crash
+.PHONY: deps build release run test bench clean fuzz crash test-tsan test-asan
 
 # Installs the C libraries Quartet links against (system libsqlite3, OpenSSL, libcrypt) if missing, and
 # libvips, which it loads on first use to resize images.
@@ -42,6 +42,18 @@ CYCLES ?= 50
 crash: deps
 	$(SWIFT) build
 	python3 Tests/Crash/crash.py --cycles $(CYCLES)
+
+# The tests under ThreadSanitizer and AddressSanitizer, each in its own scratch path. SANITIZER_TEST_ARGS
+# narrows the run (default: every test but the black-box ConformanceTests, whose servers would run
+# instrumented binaries for many minutes); set it empty to run everything.
+SANITIZER_TEST_ARGS ?= --skip ConformanceTests
+test-tsan: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SANITIZER_TEST_ARGS)
+
+test-asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SANITIZER_TEST_ARGS)
 
 # libFuzzer harnesses (Fuzz/): FUZZ_SECONDS and FUZZ_RUNS bound each harness, FUZZERS picks some
 # (default all). Built in .build-fuzz, apart from the ordinary build. See docs/reliability.md.

@@ -71,7 +71,8 @@ class Server:
             self.kill()
             raise RuntimeError("server did not start; see the log")
         # Keep draining stdout so the server never blocks on a full pipe.
-        threading.Thread(target=self._drain, args=(log,), daemon=True).start()
+        self.drainer = threading.Thread(target=self._drain, args=(log,), daemon=True)
+        self.drainer.start()
 
     def _drain(self, log):
         for line in self.proc.stdout:
@@ -81,6 +82,13 @@ class Server:
         if self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
+        self._join_drainer()
+
+    def _join_drainer(self):
+        # The pipe reaches its end once the process is gone; the log is closed only after this.
+        drainer = getattr(self, "drainer", None)
+        if drainer is not None:
+            drainer.join(timeout=10)
 
     def stop(self):
         if self.proc.poll() is None:
@@ -89,6 +97,7 @@ class Server:
                 self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.kill()
+        self._join_drainer()
 
     def request(self, method, path, body=None, headers=None, timeout=10):
         """Returns (status, parsed JSON or None). Raises OSError/HTTPException when the server is gone."""
