@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Crash durability: mixed writers against the Parse, Datastore and Couch APIs of a real `quartet serve`,
+"""Crash durability: mixed writers against the Parse, Datastore, Couch and Backbeam APIs of a real `quartet serve`,
 `kill -9` at a random moment, restart on the same data, and check that
 
   * every acknowledged write is there (Parse objects and their last acknowledged update, Datastore rows,
     Couch documents at their acknowledged revision or a later one the server may have committed before
-    the kill);
+    the kill, Backbeam objects);
   * `PRAGMA integrity_check` answers `ok` (through the sqlite3 command-line shell, read-only, while the
     restarted server runs: WAL readers do not disturb it);
   * no Datastore revision and no Couch `update_seq` went backwards (each is compared with the highest
@@ -17,6 +17,8 @@ any failure.
 """
 import argparse
 import base64
+import hashlib
+import hmac
 import http.client
 import json
 import os
@@ -36,6 +38,7 @@ APP_ID = "crashApp"
 MASTER_KEY = "crashMasterKey0123456789"
 ADMIN_PASSWORD = "crash-admin-password"
 DS_TOKEN = "static_crash_" + "0" * 30  # 43 characters, the issued alphabet
+BB_KEY, BB_SECRET = "crash_key", "crash_secret"
 ADMIN_AUTH = "Basic " + base64.b64encode(f"admin:{ADMIN_PASSWORD}".encode()).decode()
 
 
@@ -50,6 +53,7 @@ class Server:
             "QUARTET_ADMIN_PASSWORD": ADMIN_PASSWORD,
             "QUARTET_DATASTORE_STATIC_TOKENS": json.dumps({DS_TOKEN: "crash"}),
             "QUARTET_LOGGING_FORMAT": "text",
+            "QUARTET_BACKBEAM_PROJECTS": json.dumps({"crash": {"dev": {"keys": [{"key": BB_KEY, "secret": BB_SECRET}]}}}),
         })
         self.proc = subprocess.Popen(
             [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", data_dir,
@@ -127,6 +131,19 @@ class Server:
         headers["Content-Type"] = "application/x-www-form-urlencoded"
         return self.request("POST", f"/1/datastores/{endpoint}", form, headers)
 
+    def backbeam(self, method, path, params):
+        """A request signed as the SDKs sign it: HMAC-SHA1 over the sorted `name=value` pairs plus method and
+        path (names here are ASCII, so byte order is the UTF-16 order the server uses)."""
+        params = dict(params, key=BB_KEY, nonce=os.urandom(16).hex(), time=str(int(time.time() * 1000)))
+        pairs = sorted(list(params.items()) + [("method", method), ("path", path)])
+        canonical = "&".join(f"{k}={v}" for k, v in pairs).encode()
+        params["signature"] = base64.b64encode(hmac.new(BB_SECRET.encode(), canonical, hashlib.sha1).digest()).decode()
+        form = urllib.parse.urlencode(params)
+        if method == "GET":
+            return self.request("GET", f"/backbeam/crash/dev{path}?{form}")
+        return self.request(method, f"/backbeam/crash/dev{path}", form,
+                            {"Content-Type": "application/x-www-form-urlencoded"})
+
     def couch(self, method, path, obj=None):
         headers = {"Authorization": ADMIN_AUTH, "Content-Type": "application/json"}
         return self.request(method, "/couch" + path, None if obj is None else json.dumps(obj), headers)
@@ -147,6 +164,7 @@ class Ledger:
         self.couch_docs = {}          # id -> acknowledged rev
         self.couch_sent = {}          # id -> rev in flight (body sent, no answer yet)
         self.couch_seq = 0            # highest update_seq seen in a reply
+        self.backbeam_objects = {}    # id -> "w" value
         self.acked = 0
 
 
@@ -219,6 +237,22 @@ def datastore_writer(server, ledger, stop, prefix):
             if status == 200:
                 with ledger.lock:
                     ledger.ds_rev = max(ledger.ds_rev, snap["rev"])
+
+
+def backbeam_writer(server, ledger, stop, prefix):
+    """Creates objects of one entity through signed requests."""
+    i = 0
+    while not stop.is_set():
+        i += 1
+        w = f"{prefix}-{i}"
+        try:
+            status, body = server.backbeam("POST", "/data/item", {"set-w": w})
+        except (OSError, http.client.HTTPException):
+            return
+        if status == 201 and body and body.get("status") == "Success":
+            with ledger.lock:
+                ledger.backbeam_objects[body["id"]] = w
+                ledger.acked += 1
 
 
 def couch_writer(server, ledger, stop, prefix):
@@ -324,6 +358,15 @@ def verify(server, ledger, db_path):
                 bad.append(f"{doc_id}: {doc['_rev']} instead of {rev}")
     if bad:
         failures.append(f"couch: {len(bad)} documents wrong, e.g. {bad[:3]}")
+    # Backbeam: every acknowledged object, with its value.
+    bad = []
+    for object_id, w in list(ledger.backbeam_objects.items()):
+        status, body = server.backbeam("GET", f"/data/item/{object_id}", {})
+        stored = (body or {}).get("objects", {}).get(object_id, {})
+        if status != 200 or stored.get("w#t") != w:
+            bad.append(f"{object_id}: {status} {stored}")
+    if bad:
+        failures.append(f"backbeam: {len(bad)} acknowledged objects wrong, e.g. {bad[:3]}")
     # Documents created without an answer may or may not exist; either is correct.
     ledger.couch_sent.clear()
     result = integrity_check(db_path)
@@ -369,6 +412,7 @@ def main():
                 threading.Thread(target=datastore_writer, args=(server, ledger, stop, f"c{cycle}a")),
                 threading.Thread(target=datastore_writer, args=(server, ledger, stop, f"c{cycle}b")),
                 threading.Thread(target=couch_writer, args=(server, ledger, stop, f"c{cycle}")),
+                threading.Thread(target=backbeam_writer, args=(server, ledger, stop, f"c{cycle}")),
             ]
             for t in writers:
                 t.start()
@@ -391,7 +435,8 @@ def main():
         server.stop()
         log.close()
     print(f"totals: {ledger.acked} acknowledged writes ({len(ledger.parse_created)} Parse objects, "
-          f"{len(ledger.ds_rows)} Datastore rows, {len(ledger.couch_docs)} Couch documents) in "
+          f"{len(ledger.ds_rows)} Datastore rows, {len(ledger.couch_docs)} Couch documents, "
+          f"{len(ledger.backbeam_objects)} Backbeam objects) in "
           f"{time.time() - started:.0f} s; seed {seed}")
     print(f"crash: {passed} passed, {failed} failed")
     if failed == 0 and not args.keep:
