@@ -30,17 +30,27 @@ enum BackbeamFuzz {
         return FuzzOutcome.all(outcomes)
     }
 
-    /// Input: method selector byte, then query string, LF, url-encoded body.
+    /// Input: method selector byte, then query string, LF, url-encoded body. Decoded parameters go on to the
+    /// write commands (`set-`, `add-`, `rem-` with type suffixes), and each value to the location parser.
     static func parameters(_ input: [UInt8]) -> FuzzOutcome {
         guard let selector = input.first else { return .accepted }
         let methods = ["GET", "POST", "PUT", "DELETE"]
         let (query, body) = FuzzInput.split(Array(input.dropFirst()), at: 0x0A)
+        let decoded: DecodedParameters
         do throws(ParameterError) {
-            _ = try ParameterDecoder().decode(httpMethod: methods[Int(selector) % methods.count], query: query,
-                                              body: body.isEmpty ? .none : .urlencoded(body))
-            return .accepted
+            decoded = try ParameterDecoder().decode(httpMethod: methods[Int(selector) % methods.count], query: query,
+                                                    body: body.isEmpty ? .none : .urlencoded(body))
         } catch {
             return .refused("\(error)")
+        }
+        for entry in decoded.parameters.entries {
+            for value in entry.values { _ = Location.parse(value) }
+        }
+        do throws(BackbeamError) {
+            _ = try CommandParser.parse(decoded.parameters, entity: "item")
+            return .accepted
+        } catch {
+            return .refused(error.description)
         }
     }
 }
