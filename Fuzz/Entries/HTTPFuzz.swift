@@ -42,15 +42,25 @@ enum HTTPFuzz {
         var delivered = 0
         var heads = 0
         var bodyBytes = 0
+        // Bytes before `start` are consumed; they are dropped only when a read arrives, as a server
+        // compacts its buffer, so a long input is not copied once per parser call.
+        var start = 0
         for end in cuts + [stream.count] where end > delivered && end <= stream.count {
+            buffer.removeFirst(start)
+            start = 0
             buffer += stream[delivered..<end]
             delivered = end
             do {
-                while !buffer.isEmpty {
-                    let used = try buffer.withUnsafeBytes { raw throws(HTTPError) in try parser.consume(raw, into: &events) }
-                    guard used >= 0, used <= buffer.count else { return .violated("consumed \(used) of \(buffer.count)") }
+                while start < buffer.count {
+                    let from = start
+                    let used = try buffer.withUnsafeBytes { raw throws(HTTPError) in
+                        try parser.consume(UnsafeRawBufferPointer(rebasing: raw[from...]), into: &events)
+                    }
+                    guard used >= 0, used <= buffer.count - start else {
+                        return .violated("consumed \(used) of \(buffer.count - start)")
+                    }
                     if used == 0 { break }
-                    buffer.removeFirst(used)
+                    start += used
                 }
             } catch {
                 return .refused("\(error)")
