@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "QueryKit", dependencies: ["Core"], swiftSettings: strict),
         // Requests parked until Storage's change events wake them (long polls, continuous feeds): above
         // HTTP and Storage, which must not know each other.
-        .target(name: "ChangeFeed", dependencies: ["HTTP", "Storage"], swiftSettings: strict),
+        .target(name: "ChangeFeed", dependencies: ["Core", "HTTP", "Storage"], swiftSettings: strict),
         .target(name: "ParseAPI",
                 dependencies: ["Core", "HTTP", "Storage", "Auth", "Files", "QueryKit", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),

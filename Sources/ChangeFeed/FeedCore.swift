@@ -1,7 +1,7 @@
+import Core
 import Dispatch
 import HTTP
 import Storage
-import Synchronization
 
 /// The registry both feed shapes share: waiters by id, the topic index with each waiter's cursor, the
 /// per-key counts, and one change-bus subscription per watched topic. An event is routed to the waiters
@@ -30,7 +30,7 @@ final class FeedCore<Payload: Sendable>: Sendable {
         var nextID = 1
     }
 
-    private let registry = Mutex(Registry())
+    private let registry = Locked(Registry())
     private let bus: ChangeBus
     private let queue: DispatchQueue
     private let maxPerKey: Int

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// CSPRNG bytes fetched from `Crypto.randomBytes` in blocks and handed out a few at a time.
 ///
@@ -10,7 +9,7 @@ final class RandomPool: Sendable {
 
     /// 512 bytes: large enough that refills are rare, small enough to stay in a cache line or eight.
     private static let blockSize = 512
-    private let state = Mutex<(bytes: [UInt8], next: Int)>(([], 0))
+    private let state = Locked<(bytes: [UInt8], next: Int)>(([], 0))
 
     /// Appends `count` random bytes to `out`.
     func take(_ count: Int, into out: inout [UInt8]) {

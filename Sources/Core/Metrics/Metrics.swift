@@ -42,11 +42,12 @@ public final class Gauge: Sendable {
     public var value: Double { Double(bitPattern: bits.load(ordering: .relaxed)) }
 }
 
-/// Observations counted into cumulative buckets (request durations). Locked.
+/// Observations counted into cumulative buckets (request durations). Behind `Locked` (a pthread mutex
+/// ThreadSanitizer can follow), not `Mutex`.
 public final class Histogram: Sendable {
     /// Upper bounds, ascending, finite, without duplicates; `+Inf` is implicit.
     public let bounds: [Double]
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     struct State {
         var counts: [Int64]   // per bucket, not cumulative; last slot is the +Inf overflow
@@ -66,7 +67,7 @@ public final class Histogram: Sendable {
 
     init(bounds: [Double]) {
         self.bounds = Array(Set(bounds.filter(\.isFinite))).sorted()
-        state = Mutex(State(counts: [Int64](repeating: 0, count: self.bounds.count + 1)))
+        state = Locked(State(counts: [Int64](repeating: 0, count: self.bounds.count + 1)))
     }
 
     /// Records one observation. NaN is ignored (it belongs in no bucket and would poison the sum).

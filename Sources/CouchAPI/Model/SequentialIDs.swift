@@ -1,5 +1,4 @@
 import Core
-import Synchronization
 
 /// Server-generated document ids and `/_uuids` (spec §4.8): CouchDB's `sequential` algorithm.
 ///
@@ -21,7 +20,7 @@ public final class SequentialIDs: Sendable {
         var nextRandom = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let randomBytes: @Sendable (Int) -> [UInt8]
 
     /// A generator with a fresh random prefix. `randomBytes` supplies random bytes (the CSPRNG unless a
@@ -30,7 +29,7 @@ public final class SequentialIDs: Sendable {
         self.randomBytes = randomBytes
         var initial = State()
         Self.startPrefix(&initial, randomBytes)
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     /// The next id.
