@@ -24,13 +24,18 @@ public final class HMACKey: @unchecked Sendable {
 
     private init?(key: [UInt8], digest: String, length: Int) {
         guard !key.isEmpty, let mac = Self.mac, let context = EVP_MAC_CTX_new(mac) else { return nil }
-        let ok = digest.withCString { name -> Bool in
-            var params: [OSSL_PARAM] = [
-                OSSL_PARAM_construct_utf8_string("digest", UnsafeMutablePointer(mutating: name), 0),
-                OSSL_PARAM_construct_end(),
-            ]
-            return key.withUnsafeBufferPointer { keyPointer in
-                EVP_MAC_init(context, keyPointer.baseAddress, key.count, &params) == 1
+        // OSSL_PARAM keeps the parameter's name and value by pointer until EVP_MAC_init reads them, so both
+        // C strings must outlive that call: a literal passed straight to the constructor would be a
+        // temporary freed when the constructor returns (AddressSanitizer caught the read of it).
+        let ok = "digest".withCString { parameterName in
+            digest.withCString { name -> Bool in
+                var params: [OSSL_PARAM] = [
+                    OSSL_PARAM_construct_utf8_string(parameterName, UnsafeMutablePointer(mutating: name), 0),
+                    OSSL_PARAM_construct_end(),
+                ]
+                return key.withUnsafeBufferPointer { keyPointer in
+                    EVP_MAC_init(context, keyPointer.baseAddress, key.count, &params) == 1
+                }
             }
         }
         guard ok else {
