@@ -1,5 +1,6 @@
 import Core
-import CouchAPI
+import HTTP
+@testable import CouchAPI
 
 /// Harness for the Couch document input: revision ids, revision lists, `_revisions` and document
 /// validation, all of which run before anything is stored.
@@ -37,5 +38,24 @@ enum CouchFuzz {
             outcomes.append(.refused("\(error)"))
         }
         return FuzzOutcome.all(outcomes)
+    }
+
+    /// `_changes` options: the first line is the query string (form-decoded as the server does), the rest the
+    /// `Last-Event-ID` header when present.
+    static func changes(_ input: [UInt8]) -> FuzzOutcome {
+        let (queryBytes, header) = FuzzInput.split(input, at: 0x0A)
+        let form: FormParameters
+        do throws(FormError) {
+            form = try FormParameters.parse(queryBytes)
+        } catch {
+            return .refused("\(error)")
+        }
+        let lastEventID = header.isEmpty ? nil : String(decoding: header, as: UTF8.self)
+        do throws(CouchError) {
+            _ = try ChangesOptions(QueryParameters(form: form), maxWait: 60_000, lastEventID: lastEventID)
+            return .accepted
+        } catch {
+            return .refused("\(error)")
+        }
     }
 }

@@ -11,6 +11,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case regex
     case datastoreChanges = "datastore-changes"
     case couchDocument = "couch-document"
+    case couchChanges = "couch-changes"
     case backbeamBQL = "backbeam-bql"
     case backbeamParameters = "backbeam-parameters"
 
@@ -27,6 +28,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .regex: return QueryKitFuzz.regex(input)
         case .datastoreChanges: return DatastoreFuzz.changes(input)
         case .couchDocument: return CouchFuzz.document(input)
+        case .couchChanges: return CouchFuzz.changes(input)
         case .backbeamBQL: return BackbeamFuzz.bql(input)
         case .backbeamParameters: return BackbeamFuzz.parameters(input)
         }

@@ -58,6 +58,7 @@ final class CorpusReplayTests: XCTestCase {
     func testRegexCorpus() throws { _ = try replay(.regex) }
     func testDatastoreChangesCorpus() throws { _ = try replay(.datastoreChanges) }
     func testCouchDocumentCorpus() throws { _ = try replay(.couchDocument) }
+    func testCouchChangesCorpus() throws { _ = try replay(.couchChanges) }
     func testBackbeamBQLCorpus() throws { _ = try replay(.backbeamBQL) }
     func testBackbeamParametersCorpus() throws { _ = try replay(.backbeamParameters) }
 }
