@@ -21,20 +21,7 @@ extension RevTree {
                 i = nodes[i].parentIndex
             }
         }
-        var newIndex = [Int](repeating: -1, count: nodes.count)
-        var kept: [RevNode] = []
-        var removed: [RevID] = []
-        for (i, var node) in nodes.enumerated() {
-            guard keep[i] else {
-                removed.append(node.rev)
-                continue
-            }
-            // Parents come first; a kept node's parent is kept too (it lies on a remaining leaf's path).
-            node.parentIndex = node.parentIndex >= 0 ? newIndex[node.parentIndex] : -1
-            newIndex[i] = kept.count
-            kept.append(node)
-        }
-        self = RevTree(validatedNodes: kept)
-        return (purged, removed)
+        // A kept node's parent is kept too (it lies on a remaining leaf's path), so no root appears.
+        return (purged, keepOnly(keep))
     }
 }

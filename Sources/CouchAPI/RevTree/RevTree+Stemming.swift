@@ -27,15 +27,21 @@ extension RevTree {
         // subtraction cannot overflow.
         let keep = nodes.indices.map { nearestLeaf[$0] - nodes[$0].rev.generation < limit }
         guard keep.contains(false) else { return [] }
+        return keepOnly(keep)
+    }
+
+    /// Keeps the nodes whose `keep` entry is true, in their order, and returns the revisions of the others.
+    /// Parents come before their children, so a kept node's parent has its new position when the node is
+    /// reached; a node whose parent was removed becomes a root.
+    mutating func keepOnly(_ keep: [Bool]) -> [RevID] {
         var newIndex = [Int](repeating: -1, count: nodes.count)
         var kept: [RevNode] = []
         var removed: [RevID] = []
         for (i, var node) in nodes.enumerated() {
-            guard keep[i] else {
+            guard i < keep.count, keep[i] else {
                 removed.append(node.rev)
                 continue
             }
-            // Parents come first, so their new positions are known; a removed parent makes a root.
             node.parentIndex = node.parentIndex >= 0 ? newIndex[node.parentIndex] : -1
             newIndex[i] = kept.count
             kept.append(node)
