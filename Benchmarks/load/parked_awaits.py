@@ -22,28 +22,11 @@ import asyncio
 import http.client
 import json
 import os
-import resource
 import sys
 import time
+
+from parked_common import proc_status, raise_descriptor_limit, read_response, wake_summary
 import urllib.parse
-
-
-def proc_status(pid):
-    out = {}
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            if key in ("Threads", "VmRSS"):
-                out[key] = int(value.split()[0])
-    return out
-
-
-def percentile(values, p):
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, int(round(p / 100 * len(ordered) + 0.5)) - 1))
-    return ordered[k]
 
 
 def form_request(path, token, params):
@@ -51,19 +34,6 @@ def form_request(path, token, params):
     head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
             f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n\r\n")
     return head.encode() + body
-
-
-async def read_response(reader):
-    head = await reader.readuntil(b"\r\n\r\n")
-    arrived = time.perf_counter()
-    status = int(head.split(b" ", 2)[1])
-    length = 0
-    for line in head.split(b"\r\n")[1:]:
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
-            length = int(value.strip())
-    body = await reader.readexactly(length)
-    return status, body, arrived
 
 
 def metric(port, name):
@@ -165,19 +135,11 @@ async def run(args):
         w.close()
     after = proc_status(args.pid)
 
-    upper = [(woken[i] - sent[i % len(stores)]) * 1000 for i in woken]
-    lower = [(woken[i] - acked[i % len(stores)]) * 1000 for i in woken]
     result = {
         "connections": args.connections, "datastores": len(stores), "parked_seen": parked,
         "park_seconds": round(park_seconds, 2),
-        "threads_before": before["Threads"], "threads_parked": during["Threads"], "threads_after": after["Threads"],
-        "rss_kb_before": before["VmRSS"], "rss_kb_parked": during["VmRSS"], "rss_kb_after": after["VmRSS"],
-        "woken": len(woken), "early_answers": len(early), "failures": len(failed), "first_failure": failed[:1],
-        "wake_ms_from_sent_p50": round(percentile(upper, 50), 2), "wake_ms_from_sent_p99": round(percentile(upper, 99), 2),
-        "wake_ms_from_sent_max": round(max(upper, default=float("nan")), 2),
-        "wake_ms_from_ack_p50": round(percentile(lower, 50), 2), "wake_ms_from_ack_p99": round(percentile(lower, 99), 2),
-        "put_delta_ms_p50": round(percentile([(a - s) * 1000 for s, a in zip(sent, acked)], 50), 2),
     }
+    result.update(wake_summary(before, during, after, woken, early, failed, sent, acked, len(stores), "put_delta"))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1)
@@ -197,10 +159,7 @@ def main():
     ap.add_argument("--gap", type=float, default=0.05)
     ap.add_argument("--json")
     args = ap.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    need = args.connections + 256
-    if soft < need:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(need, soft), hard), hard))
+    raise_descriptor_limit(args.connections)
     result = asyncio.run(run(args))
     sys.exit(0 if result["failures"] == 0 and result["woken"] == args.connections else 1)
 
