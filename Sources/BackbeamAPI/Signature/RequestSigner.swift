@@ -1,3 +1,5 @@
+import Core
+
 /// Signs requests the way the SDKs do (§3.3), for the `quartet backbeam sign` command and tests.
 public enum RequestSigner {
     /// `name=value&...` of `parameters` plus `key`, `nonce`, `time` and `signature`, every name and value
@@ -18,20 +20,6 @@ public enum RequestSigner {
     /// Percent-encodes everything but unreserved characters (RFC 3986), so `+`, `&`, `=` and `/` in values
     /// survive any decoder.
     public static func encode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                out.append("%")
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
-            }
-        }
-        return out
+        PercentEncoding.unreserved(text)
     }
 }

@@ -65,23 +65,7 @@ enum RequestIDs {
 /// Percent-encoding of one path segment for URLs the server emits (`Location`, redirects, §1.4): RFC 3986
 /// unreserved characters kept, every other byte escaped, `/`, `+`, spaces, CR and LF included.
 enum PathEncoding {
-    private static let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
-
     static func segment(_ text: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                out.append(byte)
-            default:
-                out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        PercentEncoding.unreserved(text)
     }
 }

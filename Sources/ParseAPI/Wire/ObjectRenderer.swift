@@ -85,15 +85,6 @@ struct ObjectRenderer {
 
     /// Everything except `A-Za-z0-9-._~` is percent-encoded (a space becomes `%20`).
     static func percentEncode(_ s: String) -> String {
-        var out = ""
-        for b in s.utf8 {
-            let c = Character(Unicode.Scalar(b))
-            if (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == 45 || b == 46 || b == 95 || b == 126 {
-                out.append(c)
-            } else {
-                out += "%" + String(b >> 4, radix: 16, uppercase: true) + String(b & 15, radix: 16, uppercase: true)
-            }
-        }
-        return out
+        PercentEncoding.unreserved(s)
     }
 }
