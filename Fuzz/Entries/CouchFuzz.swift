@@ -58,4 +58,27 @@ enum CouchFuzz {
             return .refused("\(error)")
         }
     }
+
+    /// `_all_docs` options (also `_design_docs` and `_local_docs`): the first line is the query string, the
+    /// rest, when present, the JSON body of a POST (`keys` and the same options as members).
+    static func allDocs(_ input: [UInt8]) -> FuzzOutcome {
+        let (queryBytes, bodyBytes) = FuzzInput.split(input, at: 0x0A)
+        let form: FormParameters
+        do throws(FormError) {
+            form = try FormParameters.parse(queryBytes)
+        } catch {
+            return .refused("\(error)")
+        }
+        var body: JSONObject?
+        if !bodyBytes.isEmpty {
+            guard case .object(let object)? = try? JSONParser.parse(bodyBytes) else { return .refused("body is not a JSON object") }
+            body = object
+        }
+        do throws(CouchError) {
+            _ = try AllDocsOptions(query: QueryParameters(form: form), body: body)
+            return .accepted
+        } catch {
+            return .refused("\(error)")
+        }
+    }
 }

@@ -12,6 +12,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case datastoreChanges = "datastore-changes"
     case couchDocument = "couch-document"
     case couchChanges = "couch-changes"
+    case couchAllDocs = "couch-all-docs"
     case backbeamBQL = "backbeam-bql"
     case backbeamParameters = "backbeam-parameters"
 
@@ -29,6 +30,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .datastoreChanges: return DatastoreFuzz.changes(input)
         case .couchDocument: return CouchFuzz.document(input)
         case .couchChanges: return CouchFuzz.changes(input)
+        case .couchAllDocs: return CouchFuzz.allDocs(input)
         case .backbeamBQL: return BackbeamFuzz.bql(input)
         case .backbeamParameters: return BackbeamFuzz.parameters(input)
         }

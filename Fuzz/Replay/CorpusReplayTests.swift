@@ -59,6 +59,7 @@ final class CorpusReplayTests: XCTestCase {
     func testDatastoreChangesCorpus() throws { _ = try replay(.datastoreChanges) }
     func testCouchDocumentCorpus() throws { _ = try replay(.couchDocument) }
     func testCouchChangesCorpus() throws { _ = try replay(.couchChanges) }
+    func testCouchAllDocsCorpus() throws { _ = try replay(.couchAllDocs) }
     func testBackbeamBQLCorpus() throws { _ = try replay(.backbeamBQL) }
     func testBackbeamParametersCorpus() throws { _ = try replay(.backbeamParameters) }
 }
