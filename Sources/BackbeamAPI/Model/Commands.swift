@@ -1,3 +1,5 @@
+import Core
+
 /// The commands of one write request, grouped by field (§4.6).
 ///
 /// The SDKs keep commands in a dictionary and cannot express an order, so the order in which a field's
@@ -35,6 +37,11 @@ public struct FieldCommands: Sendable, Equatable {
     public var rem: [String] = []
     /// `del-<f>=<anything>`.
     public var del = false
+    /// The `set-` value read as JSON (a `#j` value, §2.5) when it starts with `{` or `[` and parses: read by
+    /// `CommandParser.parse` on the request's worker, under the request limits on values and strings, so
+    /// that the write job (on the single writer) types and stores it without parsing it again. Nil for
+    /// other values.
+    public var setJSON: JSON?
 
     /// Commands for `field`.
     public init(field: String, suffix: FieldType? = nil) {
@@ -101,7 +108,41 @@ public enum CommandParser {
             case .del: set.fields[index].del = true
             }
         }
+        try readJSONValues(&set)
         return set
+    }
+
+    /// Parses every `set-` value that looks like JSON into `setJSON`. The values of all of them together
+    /// count against `JSONRequestLimits.maxValues`, as the values of one JSON body do: an 8 MiB body of
+    /// `[0,0,…]` values would otherwise parse to about 0.3 GB, inside the write job. Text that starts with
+    /// `{` or `[` but is not JSON stays text (§4.3 inference); JSON over the limits is refused with 413.
+    static func readJSONValues(_ set: inout CommandSet) throws(BackbeamError) {
+        var valuesLeft = JSONRequestLimits.maxValues
+        for index in set.fields.indices {
+            guard let text = set.fields[index].set, let first = text.utf8.first,
+                  first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { continue }
+            var options = JSONParseOptions(maxDepth: FieldValues.maxJSONDepth)
+            JSONRequestLimits.apply(to: &options)
+            options.maxValues = valuesLeft
+            do {
+                let json = try JSONParser.parse(text, options: options)
+                valuesLeft -= valueCount(json)
+                set.fields[index].setJSON = json
+            } catch .tooManyValues, .stringTooLong {
+                throw BackbeamError(.requestTooLarge, "The JSON values of the request are too large", httpStatus: 413)
+            } catch {
+                continue
+            }
+        }
+    }
+
+    /// Values in `json`, itself included (what the parser counted for it).
+    static func valueCount(_ json: JSON) -> Int {
+        switch json {
+        case .array(let items): return items.reduce(1) { $0 + valueCount($1) }
+        case .object(let object): return object.reduce(1) { $0 + valueCount($1.value) }
+        default: return 1
+        }
     }
 
     /// The verb and the rest of a command name, compared on bytes (a combining mark after the prefix must not

@@ -49,20 +49,22 @@ public enum FieldTyping {
         if !commands.add.isEmpty { return ResolvedFieldType(type: .reference, many: true) }
         if commands.incr != nil && commands.set == nil { return ResolvedFieldType(type: .number) }
         guard let value = commands.set else { return nil }
-        return try infer(value, entityOfObject: entityOfObject)
+        return try infer(value, parsedJSON: commands.setJSON, entityOfObject: entityOfObject)
     }
 
     /// Inference from a `set-` value (§4.3 rule 4), in this order: a location with `|`, a day, the id of an
     /// existing object (a to-one reference), JSON text starting with `{` or `[`, a number in canonical form
-    /// with at most 15 significant digits, else text.
-    public static func infer(_ value: String, entityOfObject: (String) throws -> String?) throws -> ResolvedFieldType {
+    /// with at most 15 significant digits, else text. `parsedJSON`: the value already read as JSON
+    /// (`FieldCommands.setJSON`), so that it is not parsed again.
+    public static func infer(_ value: String, parsedJSON: JSON? = nil,
+                             entityOfObject: (String) throws -> String?) throws -> ResolvedFieldType {
         if value.utf8.contains(UInt8(ascii: "|")), Location.parse(value) != nil { return ResolvedFieldType(type: .location) }
         if FieldValues.day(value) != nil { return ResolvedFieldType(type: .day) }
         if Identifiers.isObjectID(value), try entityOfObject(value) != nil {
             return ResolvedFieldType(type: .reference)
         }
         if let first = value.utf8.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-           FieldValues.json(value) != nil {
+           (parsedJSON ?? FieldValues.requestJSON(value)) != nil {
             return ResolvedFieldType(type: .json)
         }
         if isCanonicalNumber(value) { return ResolvedFieldType(type: .number) }
@@ -100,12 +102,15 @@ public enum FieldTyping {
     }
 
     /// The stored (and answered) JSON value of `text` for a value type (§4.2), or an `InvalidParameters`
-    /// error naming the field. `options` restricts `#s` values when the schema lists them.
-    public static func storedValue(_ text: String, type: FieldType, field: String, options: [String] = []) throws -> JSON {
+    /// error naming the field. `options` restricts `#s` values when the schema lists them. `parsedJSON`: the
+    /// text already read as JSON (`FieldCommands.setJSON`).
+    public static func storedValue(_ text: String, type: FieldType, field: String, options: [String] = [],
+                                   parsedJSON: JSON? = nil) throws -> JSON {
         if type == .select, !options.isEmpty, !options.contains(text) {
             throw BackbeamError(.invalidParameters, "The value of '\(field)' is not one of its options")
         }
-        guard type != .reference, let value = ObjectEncoder.encodeValue(type, text) else {
+        let encoded = type == .json ? parsedJSON ?? FieldValues.requestJSON(text) : ObjectEncoder.encodeValue(type, text)
+        guard type != .reference, let value = encoded else {
             throw BackbeamError(.invalidParameters, "The value of '\(field)' is not a valid \(describe(type))")
         }
         return value

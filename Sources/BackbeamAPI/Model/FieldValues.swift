@@ -107,6 +107,14 @@ public enum FieldValues {
         try? JSONParser.parse(text, options: JSONParseOptions(maxDepth: maxJSONDepth))
     }
 
+    /// A `#j` value sent in a request: as `json(_:)`, under the request limits on values and string bytes
+    /// (`JSONRequestLimits`) that every JSON body obeys. `json(_:)` reads stored values, without them.
+    public static func requestJSON(_ text: String) -> JSON? {
+        var options = JSONParseOptions(maxDepth: maxJSONDepth)
+        JSONRequestLimits.apply(to: &options)
+        return try? JSONParser.parse(text, options: options)
+    }
+
     static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
     /// Days in `month` of `year` in the proleptic Gregorian calendar.

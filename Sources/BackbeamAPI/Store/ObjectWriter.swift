@@ -144,7 +144,8 @@ struct ObjectWriter {
         let key = "f\(info.id)"
         let before = data[key]
         if let text = c.set {
-            data[key] = try FieldTyping.storedValue(text, type: type, field: c.field, options: options)
+            data[key] = try FieldTyping.storedValue(text, type: type, field: c.field, options: options,
+                                                    parsedJSON: c.setJSON)
         }
         if let step = c.incr {
             let n = try FieldTyping.increment(step, field: c.field)

@@ -21,6 +21,25 @@ final class ModelUnitTests: XCTestCase {
         XCTAssertNoThrow(try CommandParser.parse(BackbeamParameters(scalars: [("set-version", "5")]), entity: "place"))
     }
 
+    /// `#j`-looking values are parsed once, by the parser, with the values of all of them counted against
+    /// the request limit; text that is not JSON stays text.
+    func testJSONValuesAreReadOnceUnderTheRequestValueLimit() throws {
+        let set = try CommandParser.parse(BackbeamParameters(scalars: [("set-a", "[1,{\"b\":2}]"), ("set-c", "[x"),
+                                                                        ("set-d", "plain")]), entity: "place")
+        XCTAssertEqual(set.commands(for: "a")?.setJSON, .array([.int(1), .object(JSONObject([("b", .int(2))]))]))
+        XCTAssertNil(set.commands(for: "c")?.setJSON)
+        XCTAssertNil(set.commands(for: "d")?.setJSON)
+        XCTAssertEqual(CommandParser.valueCount(set.commands(for: "a")?.setJSON ?? .null), 4)
+        // Two arrays of 600,000 zeros: each fits the default million values, together they do not.
+        let zeros = "[" + String(repeating: "0,", count: 599_999) + "0]"
+        XCTAssertNoThrow(try CommandParser.parse(BackbeamParameters(scalars: [("set-a", zeros)]), entity: "place"))
+        XCTAssertThrowsError(try CommandParser.parse(BackbeamParameters(scalars: [("set-a", zeros), ("set-b#j", zeros)]),
+                                                     entity: "place")) { error in
+            XCTAssertEqual((error as? BackbeamError)?.httpStatus, 413)
+            XCTAssertEqual((error as? BackbeamError)?.status, .requestTooLarge)
+        }
+    }
+
     func testInferenceOrder() throws {
         let existing: (String) -> String? = { $0 == "uDiuuGIMMQ4O" ? "user" : nil }
         func infer(_ v: String) throws -> FieldType { try FieldTyping.infer(v, entityOfObject: existing).type }

@@ -89,6 +89,28 @@ final class PlatformDecodingBudgetTests: XCTestCase {
         XCTAssertEqual(refused["error"]?.stringValue, "Invalid JSON in parameter 'changes'")
         XCTAssertEqual(try ds.put(handle, rev: 0, values(10)).text, "{\"rev\":1}")
     }
+
+    /// Backbeam: `#j` values (JSON text inside url-encoded parameters) count against the same value limit,
+    /// all of one request's together: 413 `RequestTooLarge`, nothing stored; within the limit the values are
+    /// stored and answered embedded; text that starts with `[` but is not JSON stays text.
+    func testBackbeamJSONValuesCountAgainstTheValueLimit() throws {
+        let bb = try BackbeamServer(environment: ["QUARTET_SERVER_MAX_JSON_VALUES": "100"])
+        defer { bb.stop() }
+        let api = bb.client()
+        let zeros = { (n: Int) in "[" + Array(repeating: "0", count: n).joined(separator: ",") + "]" }
+        // 60 + 1 and 40 + 1 values: each alone fits, together they pass 100.
+        let refused = try api.send("POST", "/data/burst", p(("set-a#j", zeros(60)), ("set-b", zeros(40))))
+        XCTAssertEqual(refused.status, 413, refused.text)
+        XCTAssertEqual(refused.apiStatus, "RequestTooLarge")
+        let none = try api.send("GET", "/data/burst")
+        XCTAssertEqual(none.json["count"], .int(0), none.text)
+        let stored = try api.send("POST", "/data/burst", p(("set-a#j", zeros(50)), ("set-b", zeros(40)),
+                                                            ("set-c", "[not json")))
+        XCTAssertEqual(stored.status, 201, stored.text)
+        XCTAssertEqual(stored.main?["a#j"]?.arrayValue?.count, 50)
+        XCTAssertEqual(stored.main?["b#j"]?.arrayValue?.count, 40)
+        XCTAssertEqual(stored.main?["c#t"], .string("[not json"))
+    }
 }
 
 /// Answers collected from concurrent senders.
