@@ -43,7 +43,9 @@ final class Writer: @unchecked Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in self.runLoop() }
+        // Weakly: `self.thread` keeps the Thread and the Thread keeps its closure for its whole life, so
+        // a strong capture would keep every Writer (and its database) alive after `stop()`.
+        let thread = Thread { [weak self] in self?.runLoop() }
         thread.name = "quartet.storage.writer"
         // The writer is on every durable request's critical path.
         thread.qualityOfService = .userInitiated

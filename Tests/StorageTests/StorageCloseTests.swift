@@ -26,4 +26,25 @@ final class StorageCloseTests: XCTestCase {
         let db = try Database(path: dir + "/test.sqlite3", readOnly: true)
         XCTAssertEqual(try db.queryOne("SELECT count(*) FROM t")?[0], .integer(100))
     }
+
+    /// A closed storage, its writer, connections and change bus are freed once the last reference goes:
+    /// nothing the writer thread or a subscription holds keeps them (the writer's thread closure once did).
+    func testAClosedStorageIsFreed() throws {
+        let dir = try makeTemporaryDirectory(self)
+        weak var freed: Storage?
+        weak var freedBus: ChangeBus?
+        func openUseAndClose() throws {
+            let storage = try Storage(options: StorageOptions(path: dir + "/free.sqlite3"), logger: quietLogger)
+            freed = storage
+            freedBus = storage.changes
+            let subscription = storage.changes.subscribe("t") { _ in }
+            try storage.writeAndWait { ctx in try ctx.db.execute("CREATE TABLE t (n)") }
+            _ = try storage.read { db in try db.queryOne("SELECT count(*) FROM t") }
+            subscription.cancel()
+            storage.close()
+        }
+        try openUseAndClose()
+        XCTAssertNil(freed)
+        XCTAssertNil(freedBus)
+    }
 }
