@@ -2,7 +2,8 @@
 # 1,000 users), every request signed. Compared with the Hummingbird /health rate of the same run:
 #   - a signed GET of one object by id (signature check, time window and nonce included), target >= 1.0x;
 #   - a BQL list query `where cat=? join author` with limit=20 over the 100,000 places (cat declared as an
-#     index; 1,000 cat values, so 100 matches per query and a real count), target >= 0.5x.
+#     index; 1,000 cat values, so 100 matches per query and a real count), target >= 0.5x;
+#   - a cached 200x200 thumbnail of a 12-megapixel JPEG, downloaded (unsigned), target >= 1.0x.
 # wrk cannot sign (its Lua has no HMAC-SHA1) and a nonce is good once, so every request is pre-signed by
 # load/backbeam_requests.py right before its run (unique nonce, time = now, inside the 300 s window) and
 # load/backbeam-replay.lua sends each line once.
@@ -39,9 +40,34 @@ summary "backbeam signed GET /data/place/:id: $B_GET req/s (p99 $(p99 "$OUT/wrk-
 before=$(cpu_ticks "$QPID"); backbeam_wrk backbeam-query query --timeout 30s; after=$(cpu_ticks "$QPID")
 B_QUERY=$(rps "$OUT/wrk-backbeam-query.txt"); cpu_per_request backbeam-query "$before" "$after"
 summary "backbeam signed query where cat=? join author limit=20: $B_QUERY req/s (p99 $(p99 "$OUT/wrk-backbeam-query.txt")), $CPU_TEXT"
+# A cached thumbnail served: a 12-megapixel JPEG (made now with vips, never committed) uploaded through a
+# signed multipart POST, its 200x200 variant made by one GET, then unsigned GETs of that variant (downloads
+# are never signed, so wrk sends them as they are), target >= 1.0x Hummingbird /health.
+B_THUMB=
+if command -v vips >/dev/null; then
+  TW=$(new_tmp)
+  vips gaussnoise "$TW/n.v" 4000 3000 --sigma 40 --mean 128 >>"$OUT/backbeam-thumb.log" 2>&1 \
+    && vips cast "$TW/n.v" "$TW/c.v" uchar >>"$OUT/backbeam-thumb.log" 2>&1 \
+    && vips jpegsave "$TW/c.v" "$TW/photo.jpg" --Q 90 >>"$OUT/backbeam-thumb.log" 2>&1
+  rm -f "$TW"/*.v
+  FILE_ID=$(python3 "$LOAD/backbeam_upload.py" --port "$BP" --host "$BB_HOST" --key "$BB_KEY" --secret "$BB_SECRET" \
+            --file "$TW/photo.jpg" 2>>"$OUT/backbeam-thumb.log")
+  THUMB_URL="http://127.0.0.1:$BP/data/file/download/$FILE_ID/1?width=200&height=200"
+  if [ -n "$FILE_ID" ] && curl -sf -o "$TW/thumb.jpg" -H "Host: $BB_HOST" "$THUMB_URL"; then
+    summary "backbeam thumbnail: source $(( $(stat -c %s "$TW/photo.jpg") / 1024 )) KiB, 4000x3000; variant $(stat -c %s "$TW/thumb.jpg") bytes"
+    before=$(cpu_ticks "$QPID"); wrk_run backbeam-thumb "$THUMB_URL" -H "Host: $BB_HOST"; after=$(cpu_ticks "$QPID")
+    B_THUMB=$(rps "$OUT/wrk-backbeam-thumb.txt"); cpu_per_request backbeam-thumb "$before" "$after"
+    summary "backbeam cached thumbnail GET /data/file/download/:id/1?width=200&height=200: $B_THUMB req/s (p99 $(p99 "$OUT/wrk-backbeam-thumb.txt")), $CPU_TEXT"
+  else
+    summary "  warning: backbeam thumbnail upload or first variant failed: $(tail -2 "$OUT/backbeam-thumb.log" | tr '\n' ' ')"
+  fi
+else
+  summary "  backbeam cached thumbnail skipped: vips (libvips-tools) not installed"
+fi
 summary "  quartet RSS after the backbeam runs: $(rss_kb "$QPID") kB, threads: $(threads_of "$QPID")"
 stop "$QPID"
 
 hummingbird_rps
 [ -n "$H_RPS" ] && summary "ratio backbeam signed GET by id/hummingbird GET /health: $(ratio "$B_GET" "$H_RPS") (target >= 1.0)"
 [ -n "$H_RPS" ] && summary "ratio backbeam query/hummingbird GET /health: $(ratio "$B_QUERY" "$H_RPS") (target >= 0.5)"
+[ -n "$H_RPS" ] && [ -n "$B_THUMB" ] && summary "ratio backbeam cached thumbnail/hummingbird GET /health: $(ratio "$B_THUMB" "$H_RPS") (target >= 1.0)"
