@@ -44,6 +44,10 @@ final class StorageCloseTests: XCTestCase {
             storage.close()
         }
         try openUseAndClose()
+        // The writer thread lets go of its writer when its closure returns, just after `close()` saw it
+        // finish: wait for that (bounded) rather than race it.
+        let deadline = Date().addingTimeInterval(10)
+        while freedBus != nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         XCTAssertNil(freed)
         XCTAssertNil(freedBus)
     }
