@@ -60,6 +60,8 @@ public final class Daemon: @unchecked Sendable {
         startBlobCollector(opened.blobs)
         startStatisticsRefresher(opened.storage)
         lifecycle.set(.ready)
+        // What start-up alone ran need not stay resident (see ExecutablePages).
+        ExecutablePages.releaseAfterStartup()
         let scheme = config.tlsCertificate != nil && config.tlsPort == nil ? "https" : "http"
         var line = "\(AppInfo.banner) listening on \(scheme)://\(config.host):\(port)"
         if let tlsPort = config.tlsPort, server.boundPorts.count > 1 {

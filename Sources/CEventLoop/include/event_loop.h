@@ -66,4 +66,10 @@ static inline int quartet_heap_trim(void) {
     return malloc_trim(0);
 }
 
+/// madvise(MADV_PAGEOUT) over every read-only mapping of the process's own executable (its code and
+/// constants, found in /proc/self/maps by the path /proc/self/exe names): the kernel drops those pages from
+/// the process, and the ones still needed fault back in from the page cache. Returns the bytes advised, 0
+/// when none could be, -1 when the maps could not be read. Defined in event_loop.c.
+long quartet_release_executable_pages(void);
+
 #endif
