@@ -52,6 +52,17 @@ public enum MIMEType {
     /// The lower-cased `type/subtype` of a `Content-Type` value, without parameters
     /// ("Image/PNG; q=1" -> "image/png"); nil when nothing is left.
     public static func essence(of contentType: String) -> String? {
+        // Every download answers with its stored type: ASCII (nearly always) is trimmed and lower-cased on
+        // bytes; anything else takes Foundation's Unicode rules below.
+        let utf8 = contentType.utf8
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            let head = utf8.prefix { $0 != UInt8(ascii: ";") }
+            let isBlank = { (b: UInt8) in b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
+            let trimmed = head.drop(while: isBlank).reversed().drop(while: isBlank).reversed()
+            guard !trimmed.isEmpty else { return nil }
+            return String(decoding: trimmed.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 },
+                          as: UTF8.self)
+        }
         guard let head = contentType.split(separator: ";").first else { return nil }
         let essence = head.trimmingCharacters(in: .whitespaces).lowercased()
         return essence.isEmpty ? nil : essence

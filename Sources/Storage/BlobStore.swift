@@ -55,8 +55,10 @@ public final class BlobStore: Sendable {
     /// Where the blob `hash` lives (whether or not it exists); nil for a malformed hash.
     func location(for hash: String) -> (directory: String, file: String)? {
         guard Self.isValidHash(hash) else { return nil }
-        let chars = Array(hash)
-        let dir = directory + "/" + String(chars[0..<2]) + "/" + String(chars[2..<4])
+        // The hash is 64 ASCII hex digits (checked above): slice its bytes, not its Characters.
+        let bytes = hash.utf8
+        let dir = directory + "/" + String(decoding: bytes.prefix(2), as: UTF8.self) + "/"
+            + String(decoding: bytes.dropFirst(2).prefix(2), as: UTF8.self)
         return (dir, dir + "/" + hash)
     }
 
