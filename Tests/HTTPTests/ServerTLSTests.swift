@@ -5,24 +5,11 @@ import XCTest
 @testable import HTTP
 
 final class ServerTLSTests: XCTestCase {
-    /// Creates a throw-away self-signed certificate with the `openssl` command-line tool.
+    /// A throw-away certificate for localhost, issued by a test CA (`TestPKI`).
     private func makeCertificate() throws -> (certificate: String, key: String, directory: String) {
-        let candidates = ["/usr/bin/openssl", "/usr/local/bin/openssl", "/bin/openssl"]
-        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("the openssl command-line tool is not installed")
-        }
-        let directory = NSTemporaryDirectory() + "tls-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem",
-                             "-out", directory + "/cert.pem", "-days", "1", "-subj", "/CN=localhost"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        return (directory + "/cert.pem", directory + "/key.pem", directory)
+        let pki = try TestPKI()
+        let leaf = pki.leaf("localhost")
+        return (leaf.certificate, leaf.key, pki.directory)
     }
 
     /// Sends `request` over TLS and returns everything the server sent until it closed.

@@ -41,37 +41,59 @@ struct PlainTransport: OutboundTransport {
     }
 }
 
-/// A TLS client session over a connected socket: the system trust store, the certificate checked against
-/// the host name (SNI sent), TLS 1.2 at least.
+/// A TLS client session over a connected socket: the shared context of `OutboundTLS` (the system trust
+/// store plus `server.outboundCAFile`), the certificate checked against the host (a DNS name, or an IP
+/// address against the certificate's IP addresses), SNI for a DNS name, TLS 1.2 at least.
 final class TLSClientTransport: OutboundTransport {
-    private let context: OpaquePointer
+    private let context: OutboundTLSContext
     private let ssl: OpaquePointer
     private let fd: Int32
 
     init(fd: Int32, host: String) throws {
         self.fd = fd
-        guard let method = TLS_client_method(), let context = SSL_CTX_new(method) else {
-            throw OutboundHTTPError.connectionFailed("cannot create a TLS context")
-        }
-        guard SSL_CTX_set_default_verify_paths(context) == 1, let ssl = SSL_new(context) else {
-            SSL_CTX_free(context)
+        context = try OutboundTLS.context()
+        guard let ssl = SSL_new(context.pointer) else {
             throw OutboundHTTPError.connectionFailed("cannot create a TLS session")
         }
-        self.context = context
         self.ssl = ssl
-        _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
+        // Set on the session too: SSL_new copied the context's settings, and this floor must hold whatever
+        // the context says. SSL_set_min_proto_version is a macro over SSL_ctrl.
+        _ = SSL_ctrl(ssl, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
         SSL_set_verify(ssl, SSL_VERIFY_PEER, nil)
-        // SSL_set_tlsext_host_name is a macro over SSL_ctrl.
-        _ = host.withCString { SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0)) }
-        guard SSL_set1_host(ssl, host) == 1, SSL_set_fd(ssl, fd) == 1 else {
+        guard let param = SSL_get0_param(ssl) else {
             throw OutboundHTTPError.connectionFailed("cannot configure the TLS session")
         }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if Self.isIPAddress(bare) {
+            // An address is matched against the certificate's IP addresses (a DNS-name check would look for
+            // "127.0.0.1" among its DNS names), and is never sent as SNI (RFC 6066 §3).
+            guard X509_VERIFY_PARAM_set1_ip_asc(param, bare) == 1 else {
+                throw OutboundHTTPError.connectionFailed("cannot configure the TLS session")
+            }
+        } else {
+            // SSL_set_tlsext_host_name is a macro over SSL_ctrl.
+            _ = host.withCString {
+                SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0))
+            }
+            guard SSL_set1_host(ssl, host) == 1 else { throw OutboundHTTPError.connectionFailed("cannot configure the TLS session") }
+        }
+        guard SSL_set_fd(ssl, fd) == 1 else { throw OutboundHTTPError.connectionFailed("cannot configure the TLS session") }
         SSL_set_connect_state(ssl)
     }
 
     deinit {
         SSL_free(ssl)
-        SSL_CTX_free(context)
+    }
+
+    /// The session's lowest accepted protocol version (`TLS1_2_VERSION`).
+    var minimumProtocolVersion: Int {
+        SSL_ctrl(ssl, SSL_CTRL_GET_MIN_PROTO_VERSION, 0, nil)
+    }
+
+    /// An IPv4 or IPv6 address literal (not a name).
+    static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 
     /// Waits for what OpenSSL asked for after a call returned `result`; throws on a real failure.
@@ -82,7 +104,13 @@ final class TLSClientTransport: OutboundTransport {
         case SSL_ERROR_ZERO_RETURN: return false
         default:
             let verify = SSL_get_verify_result(ssl)
-            throw OutboundHTTPError.connectionFailed(verify == Int(X509_V_OK) ? "TLS failure" : "TLS certificate not trusted")
+            guard verify == Int(X509_V_OK) else {
+                // OpenSSL's reason ("unable to get local issuer certificate", "hostname mismatch") tells the
+                // operator whether a CA is missing or the name is wrong.
+                let reason = X509_verify_cert_error_string(verify).map { String(cString: $0) } ?? "error \(verify)"
+                throw OutboundHTTPError.connectionFailed("TLS certificate not trusted: \(reason)")
+            }
+            throw OutboundHTTPError.connectionFailed("TLS failure")
         }
     }
 
