@@ -36,6 +36,11 @@ public final class Daemon: @unchecked Sendable {
     /// Opens storage, mounts every API and starts listening. Returns the start-up line
     /// ("Quartet <version> listening on http://HOST:PORT").
     public func start() throws -> String {
+        do {
+            try OutboundTLS.trust(additionalCAFile: config.outboundCaFile)
+        } catch {
+            throw ConfigError(key: "server.outboundCaFile", reason: "cannot load CA certificates from \(config.outboundCaFile ?? "")")
+        }
         let opened = try StorageBootstrap.open(config, logger: logger, observer: StorageMetrics(registry: metrics))
         self.opened = opened
         let admin = ServerAdmin(settings: config.admin, store: SQLiteAdminAccountStore(storage: opened.storage))

@@ -40,6 +40,7 @@ public enum ConfigSchema {
         ConfigOption("server", "tlsCertificate", nil, .optionalString, "PEM certificate chain; enables TLS together with tlsPrivateKey."),
         ConfigOption("server", "tlsPrivateKey", nil, .optionalString, "PEM private key for tlsCertificate."),
         ConfigOption("server", "tlsPort", nil, .optionalInteger(port), "Second listener for TLS; null serves TLS on `port` instead of plain HTTP."),
+        ConfigOption("server", "outboundCaFile", nil, .optionalString, "PEM file of CA certificates trusted, besides the system's, by outbound TLS (SMTP relay, social providers)."),
         ConfigOption("storage", "dataDir", "./data", .string, "Directory holding the database, blobs and temporary files."),
         ConfigOption("storage", "synchronous", "FULL", .choice(["FULL", "EXTRA", "NORMAL", "OFF"]), "SQLite synchronous mode; FULL makes every acknowledged write durable."),
         ConfigOption("storage", "busyTimeoutMilliseconds", 5000, .integer(0...600_000), "How long a connection waits for a lock."),

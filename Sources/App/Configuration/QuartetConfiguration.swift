@@ -74,6 +74,8 @@ public struct QuartetConfiguration: Sendable {
     public var tlsCertificate: String? { string("server", "tlsCertificate") }
     public var tlsPrivateKey: String? { string("server", "tlsPrivateKey") }
     public var tlsPort: Int? { value("server", "tlsPort").int64Value.flatMap { Int(exactly: $0) } }
+    /// CA certificates trusted by outbound TLS besides the system's (a private CA of a relay or provider).
+    public var outboundCaFile: String? { string("server", "outboundCaFile") }
 
     public var dataDir: String { string("storage", "dataDir") ?? "./data" }
     public var synchronous: String { string("storage", "synchronous") ?? "FULL" }
