@@ -93,7 +93,7 @@ let package = Package(
         // Reads Sources/ and checks the module layers and the SQL-placement rule of docs/architecture.md.
         .testTarget(name: "ArchitectureTests", swiftSettings: strict),
         // Black-box tests: they start the built `quartet` binary and talk to it over sockets.
-        .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core", "Storage"], swiftSettings: strict),
+        .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core", "Storage", "COpenSSL"], swiftSettings: strict),
         // Replays the fuzzing seed corpora (Fuzz/Corpus) through the harnesses' entry points (Fuzz/Entries).
         .testTarget(name: "FuzzReplayTests", dependencies: fuzzEntryDependencies, path: "Fuzz",
                     exclude: ["Corpus", "Driver"], sources: ["Entries", "Replay"], swiftSettings: strict),

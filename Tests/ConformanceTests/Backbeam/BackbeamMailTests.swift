@@ -26,15 +26,6 @@ final class BackbeamMailTests: BackbeamTestCase {
         super.tearDown()
     }
 
-    func outboxState(_ email: String) throws -> (state: String?, mail: JSON?) {
-        var mail = try mails(to: email).first
-        for _ in 0..<100 where mail?["state"]?.stringValue == "queued" {
-            usleep(20_000)
-            mail = try mails(to: email).first
-        }
-        return (mail?["state"]?.stringValue, mail)
-    }
-
     func testLostPasswordMailIsDeliveredBySMTP() throws {
         smtp.refuseRecipients = false
         let email = "s\(UUID().uuidString.prefix(6).lowercased())@example.com"

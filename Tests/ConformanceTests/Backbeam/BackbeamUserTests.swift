@@ -235,6 +235,17 @@ extension BackbeamTestCase {
         return r.json.arrayValue ?? []
     }
 
+    /// The state of the newest mail to `email` once the outbox is done with it (it leaves `queued` after a
+    /// delivery or after its last failed attempt), and the mail; waits up to 5 s.
+    func outboxState(_ email: String) throws -> (state: String?, mail: JSON?) {
+        var mail = try mails(to: email).first
+        for _ in 0..<250 where mail?["state"]?.stringValue == "queued" {
+            usleep(20_000)
+            mail = try mails(to: email).first
+        }
+        return (mail?["state"]?.stringValue, mail)
+    }
+
     /// The 64-hex code in a mail's text.
     static func code(in mail: JSON) -> String? {
         let text = mail["text"]?.stringValue ?? ""

@@ -1,13 +1,23 @@
 import Foundation
 import Glibc
 
-/// An SMTP relay stand-in on loopback (no TLS): speaks enough of RFC 5321 for one mail per connection,
-/// records each accepted message (envelope and data), and can refuse recipients.
+/// An SMTP relay stand-in on loopback: speaks enough of RFC 5321 for one mail per connection (EHLO, STARTTLS,
+/// AUTH PLAIN, MAIL/RCPT/DATA), records each accepted message (envelope, data, whether it came through TLS),
+/// every command received in clear and every failed TLS handshake, and can refuse recipients. Without a
+/// `TestPKI` it speaks plain text only; with one it speaks TLS from the first byte (`.implicit`) or offers
+/// STARTTLS (`.startTLS`), presenting the PKI's leaf certificate named by `certificate`.
 final class FakeSMTPServer: @unchecked Sendable {
     struct Message {
         var from: String
         var to: String
         var data: String
+        var overTLS: Bool
+        /// The decoded `AUTH PLAIN` credentials (`\0user\0password`) of the session, if any.
+        var auth: String?
+    }
+
+    enum TLSMode {
+        case none, implicit, startTLS
     }
 
     private let fd: Int32
@@ -22,8 +32,32 @@ final class FakeSMTPServer: @unchecked Sendable {
         set { lock.lock(); refusing = newValue; lock.unlock() }
     }
     private var refusing = false
+    private let mode: TLSMode
+    private let pki: TestPKI?
+    private var contexts: [String: FakeTLSContext] = [:]
+    private var presenting = "localhost"
+    private var offering = true
+    private var clear: [String] = []
+    private var failedHandshakes = 0
 
-    init() throws {
+    /// The leaf of the PKI presented from the next connection on (`localhost`, `wrong-host`, `untrusted`).
+    var certificate: String {
+        get { lock.lock(); defer { lock.unlock() }; return presenting }
+        set { lock.lock(); presenting = newValue; lock.unlock() }
+    }
+    /// Whether EHLO lists STARTTLS (in `.startTLS` mode).
+    var offersStartTLS: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return offering }
+        set { lock.lock(); offering = newValue; lock.unlock() }
+    }
+    /// Every command line received before TLS, in order.
+    var commandsInClear: [String] { lock.lock(); defer { lock.unlock() }; return clear }
+    /// Handshakes the client broke off.
+    var handshakeFailures: Int { lock.lock(); defer { lock.unlock() }; return failedHandshakes }
+
+    init(tls mode: TLSMode = .none, pki: TestPKI? = nil) throws {
+        self.mode = mode
+        self.pki = pki
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
         var one: Int32 = 1
@@ -67,59 +101,69 @@ final class FakeSMTPServer: @unchecked Sendable {
                 if done { return }
                 continue
             }
-            var timeout = timeval(tv_sec: 5, tv_usec: 0)
-            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            session(client)
+            session(FakeServerStream(fd: client))
             close(client)
         }
     }
 
-    private func session(_ client: Int32) {
-        var buffer: [UInt8] = []
-        func send(_ line: String) { _ = Array((line + "\r\n").utf8).withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
-        func readLine() -> String? {
-            while true {
-                if let lf = buffer.firstIndex(of: 10) {
-                    var line = Array(buffer[0..<lf])
-                    buffer.removeFirst(lf + 1)
-                    if line.last == 13 { line.removeLast() }
-                    return String(decoding: line, as: UTF8.self)
-                }
-                var chunk = [UInt8](repeating: 0, count: 4096)
-                let n = recv(client, &chunk, chunk.count, 0)
-                if n <= 0 { return nil }
-                buffer.append(contentsOf: chunk[0..<n])
-            }
-        }
-        send("220 fake.example ESMTP")
-        var from = "", to = ""
-        while let line = readLine() {
+    /// The context presenting the current certificate.
+    private func context() -> FakeTLSContext? {
+        lock.lock(); defer { lock.unlock() }
+        guard let pki else { return nil }
+        if let made = contexts[presenting] { return made }
+        let leaf = pki.leaf(presenting)
+        let made = try? FakeTLSContext(certificate: leaf.certificate, key: leaf.key)
+        contexts[presenting] = made
+        return made
+    }
+
+    private func handshake(_ stream: FakeServerStream) -> Bool {
+        if let context = context(), stream.startTLS(context) { return true }
+        lock.lock(); failedHandshakes += 1; lock.unlock()
+        return false
+    }
+
+    private func session(_ stream: FakeServerStream) {
+        defer { stream.shutdown() }
+        if mode == .implicit, !handshake(stream) { return }
+        stream.send("220 fake.example ESMTP\r\n")
+        var from = "", to = "", auth: String?
+        while let line = stream.readLine() {
+            if !stream.isTLS { lock.lock(); clear.append(line); lock.unlock() }
             let upper = line.uppercased()
             if upper.hasPrefix("EHLO") {
-                send("250-fake.example")
-                send("250 8BITMIME")
+                var reply = "250-fake.example\r\n"
+                if mode == .startTLS && offersStartTLS && !stream.isTLS { reply += "250-STARTTLS\r\n" }
+                stream.send(reply + "250-AUTH PLAIN\r\n250 8BITMIME\r\n")
+            } else if upper == "STARTTLS" && mode == .startTLS && offersStartTLS && !stream.isTLS {
+                stream.send("220 go ahead\r\n")
+                if !handshake(stream) { return }
+            } else if upper.hasPrefix("AUTH PLAIN ") {
+                auth = String(decoding: Data(base64Encoded: String(line.dropFirst(11))) ?? Data(), as: UTF8.self)
+                stream.send("235 accepted\r\n")
             } else if upper.hasPrefix("MAIL FROM:") {
                 from = String(line.dropFirst(10))
-                send("250 OK")
+                stream.send("250 OK\r\n")
             } else if upper.hasPrefix("RCPT TO:") {
                 to = String(line.dropFirst(8))
                 if refuseRecipients {
                     lock.lock(); refusals += 1; lock.unlock()
-                    send("550 no such user")
+                    stream.send("550 no such user\r\n")
                 } else {
-                    send("250 OK")
+                    stream.send("250 OK\r\n")
                 }
             } else if upper == "DATA" {
-                send("354 go ahead")
+                stream.send("354 go ahead\r\n")
                 var data: [String] = []
-                while let dataLine = readLine(), dataLine != "." { data.append(dataLine) }
-                lock.lock(); stored.append(Message(from: from, to: to, data: data.joined(separator: "\n"))); lock.unlock()
-                send("250 queued")
+                while let dataLine = stream.readLine(), dataLine != "." { data.append(dataLine) }
+                let message = Message(from: from, to: to, data: data.joined(separator: "\n"), overTLS: stream.isTLS, auth: auth)
+                lock.lock(); stored.append(message); lock.unlock()
+                stream.send("250 queued\r\n")
             } else if upper == "QUIT" {
-                send("221 bye")
+                stream.send("221 bye\r\n")
                 return
             } else {
-                send("500 unknown")
+                stream.send("500 unknown\r\n")
             }
         }
     }

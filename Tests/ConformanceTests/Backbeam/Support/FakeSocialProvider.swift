@@ -2,7 +2,9 @@ import Foundation
 import Glibc
 
 /// A stand-in for the social providers on loopback: answers each path with the status and body set for
-/// it, and records every request (target and headers) so tests can check what the server sent.
+/// it, and records every request (target and headers) so tests can check what the server sent. With a
+/// `TestPKI` it speaks HTTPS at `https://localhost:<port>`, presenting the leaf named by `certificate`, and
+/// counts the handshakes the client broke off.
 final class FakeSocialProvider: @unchecked Sendable {
     struct Recorded {
         var target: String
@@ -15,8 +17,21 @@ final class FakeSocialProvider: @unchecked Sendable {
     private var answers: [String: (Int, String)] = [:]
     private var recorded: [Recorded] = []
     private var stopped = false
+    private let pki: TestPKI?
+    private var context: FakeTLSContext?
+    private var failedHandshakes = 0
 
-    init() throws {
+    /// The leaf of the PKI presented from the next connection on (`localhost`, `wrong-host`, `untrusted`).
+    var certificate: String {
+        get { lock.lock(); defer { lock.unlock() }; return presenting }
+        set { lock.lock(); presenting = newValue; context = nil; lock.unlock() }
+    }
+    private var presenting = "localhost"
+    /// Handshakes the client broke off.
+    var handshakeFailures: Int { lock.lock(); defer { lock.unlock() }; return failedHandshakes }
+
+    init(tls pki: TestPKI? = nil) throws {
+        self.pki = pki
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.fd = fd
         var one: Int32 = 1
@@ -53,7 +68,7 @@ final class FakeSocialProvider: @unchecked Sendable {
     }
 
     /// The base URL of `path` on this provider.
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    func url(_ path: String) -> String { pki == nil ? "http://127.0.0.1:\(port)\(path)" : "https://localhost:\(port)\(path)" }
 
     /// Answers requests whose path is `path` with `status` and `body`.
     func answer(_ path: String, status: Int = 200, body: String) {
@@ -74,25 +89,31 @@ final class FakeSocialProvider: @unchecked Sendable {
                 if done { return }
                 continue
             }
-            handle(client)
+            let stream = FakeServerStream(fd: client)
+            if tlsHandshake(stream) { handle(stream) }
+            stream.shutdown()
             close(client)
         }
     }
 
-    private func handle(_ client: Int32) {
-        var data: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !data.containsHeadEnd {
-            let n = recv(client, &buffer, buffer.count, 0)
-            if n <= 0 { return }
-            data.append(contentsOf: buffer[0..<n])
-        }
-        let head = String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
-        var lines = head.components(separatedBy: "\r\n")
-        let requestLine = lines.removeFirst().split(separator: " ")
+    /// True when the connection is ready for HTTP: plain, or TLS after a completed handshake.
+    private func tlsHandshake(_ stream: FakeServerStream) -> Bool {
+        guard let pki else { return true }
+        lock.lock()
+        let leaf = pki.leaf(presenting)
+        if context == nil { context = try? FakeTLSContext(certificate: leaf.certificate, key: leaf.key) }
+        let current = context
+        lock.unlock()
+        if let current, stream.startTLS(current) { return true }
+        lock.lock(); failedHandshakes += 1; lock.unlock()
+        return false
+    }
+
+    private func handle(_ stream: FakeServerStream) {
+        guard let requestLine = stream.readLine()?.split(separator: " ") else { return }
         let target = requestLine.count > 1 ? String(requestLine[1]) : "/"
         var headers: [String: String] = [:]
-        for line in lines {
+        while let line = stream.readLine(), !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
@@ -101,18 +122,6 @@ final class FakeSocialProvider: @unchecked Sendable {
         recorded.append(Recorded(target: target, headers: headers))
         let (status, body) = answers[path] ?? (404, "{\"error\":\"unknown\"}")
         lock.unlock()
-        let bytes = Array(body.utf8)
-        let response = "HTTP/1.1 \(status) X\r\nContent-Type: application/json\r\nContent-Length: \(bytes.count)\r\nConnection: close\r\n\r\n"
-        _ = (Array(response.utf8) + bytes).withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-    }
-}
-
-private extension Array where Element == UInt8 {
-    var containsHeadEnd: Bool {
-        guard count >= 4 else { return false }
-        for i in 0...(count - 4) where self[i] == 13 && self[i + 1] == 10 && self[i + 2] == 13 && self[i + 3] == 10 {
-            return true
-        }
-        return false
+        stream.send("HTTP/1.1 \(status) X\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
     }
 }
