@@ -135,3 +135,26 @@ final class OutboundTLSTests: XCTestCase {
         XCTAssertEqual(try connection.readLine(), "HTTP/1.1 200 OK")
     }
 }
+
+extension OutboundTLSTests {
+    /// A server that ends the connection without close_notify after a complete answer: the answer counts
+    /// (its length says it is whole), as it does over plain HTTP.
+    func testAnswerEndedWithoutCloseNotify() throws {
+        let leaf = pki.leaf("localhost")
+        let peer = try AbruptHTTPSPeer(certificate: leaf.certificate, key: leaf.key,
+                                       response: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello")
+        let response = try OutboundHTTP.request("GET", "https://localhost:\(peer.port)/", timeoutSeconds: 5)
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.body, Array("hello".utf8))
+    }
+
+    /// Cut short without close_notify, an answer shorter than its length is still refused.
+    func testTruncatedAnswerWithoutCloseNotifyIsRefused() throws {
+        let leaf = pki.leaf("localhost")
+        let peer = try AbruptHTTPSPeer(certificate: leaf.certificate, key: leaf.key,
+                                       response: "HTTP/1.1 200 OK\r\nContent-Length: 50\r\nConnection: close\r\n\r\nhello")
+        XCTAssertThrowsError(try OutboundHTTP.request("GET", "https://localhost:\(peer.port)/", timeoutSeconds: 5)) {
+            XCTAssertEqual($0 as? OutboundHTTPError, .malformedResponse)
+        }
+    }
+}

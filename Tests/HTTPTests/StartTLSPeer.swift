@@ -78,3 +78,47 @@ final class StartTLSPeer: @unchecked Sendable {
         }
     }
 }
+
+/// An HTTPS server on loopback for one request that answers `response` and then closes the socket without
+/// TLS's close_notify, as some servers do after `Connection: close`. It stops after the connection or 5 s.
+final class AbruptHTTPSPeer: @unchecked Sendable {
+    let port: Int
+    private let listener: Int32
+
+    init(certificate: String, key: String, response: String) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
+        }
+        guard bound, listen(listener, 1) == 0 else {
+            close(listener)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        port = Int(UInt16(bigEndian: addr.sin_port))
+        Thread {
+            var wait = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&wait, 1, 5000) == 1 else { return }
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { return }
+            defer { close(fd) }
+            guard let context = SSL_CTX_new(TLS_server_method()) else { return }
+            defer { SSL_CTX_free(context) }
+            guard SSL_CTX_use_certificate_chain_file(context, certificate) == 1,
+                  SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) == 1, let ssl = SSL_new(context) else { return }
+            defer { SSL_free(ssl) }
+            guard SSL_set_fd(ssl, fd) == 1, SSL_accept(ssl) == 1 else { return }
+            var request = [UInt8](repeating: 0, count: 4096)
+            _ = SSL_read(ssl, &request, Int32(request.count))
+            let bytes = Array(response.utf8)
+            _ = bytes.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
+            // No SSL_shutdown: the TCP connection just ends.
+        }.start()
+    }
+
+    deinit { close(listener) }
+}

@@ -3,7 +3,7 @@ import Core
 
 /// What outbound TLS connections (SMTP relays, social providers) trust, for the whole process: the system
 /// trust store (OpenSSL's default verify paths, which honour `SSL_CERT_FILE` and `SSL_CERT_DIR`) plus, when
-/// configured, the CA certificates of one more PEM file (`server.outboundCAFile`: the private CA of an
+/// configured, the CA certificates of one more PEM file (`server.outboundCaFile`: the private CA of an
 /// internal relay or provider). Trust is added, never loosened: every peer is still verified against its
 /// host name, and nothing here turns verification off.
 public enum OutboundTLS {
@@ -55,6 +55,12 @@ final class OutboundTLSContext: @unchecked Sendable {
         // SSL_CTX_set_min_proto_version is a macro over SSL_CTX_ctrl.
         _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        // SSL_OP_IGNORE_UNEXPECTED_EOF (bit 7; the macro is not imported): OpenSSL 3 reports a peer that
+        // closes without close_notify as an error, but servers commonly do so after `Connection: close`.
+        // The end of the stream then reads as an ordinary end, and truncation is caught by the framing: the
+        // HTTP parser refuses a body shorter than its Content-Length or chunks without their last one, and
+        // an SMTP reply cut short is no reply.
+        _ = SSL_CTX_set_options(context, UInt64(1) << 7)
         pointer = context
     }
 

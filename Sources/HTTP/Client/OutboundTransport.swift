@@ -42,7 +42,7 @@ struct PlainTransport: OutboundTransport {
 }
 
 /// A TLS client session over a connected socket: the shared context of `OutboundTLS` (the system trust
-/// store plus `server.outboundCAFile`), the certificate checked against the host (a DNS name, or an IP
+/// store plus `server.outboundCaFile`), the certificate checked against the host (a DNS name, or an IP
 /// address against the certificate's IP addresses), SNI for a DNS name, TLS 1.2 at least.
 final class TLSClientTransport: OutboundTransport {
     private let context: OutboundTLSContext
@@ -131,8 +131,8 @@ final class TLSClientTransport: OutboundTransport {
             ERR_clear_error()
             let n = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32(clamping: $0.count)) }
             if n > 0 { return Int(n) }
-            // A peer that closes without close_notify ends the stream too (Connection: close answers).
-            if SSL_get_error(ssl, n) == SSL_ERROR_SYSCALL && errno == 0 { return 0 }
+            // A peer that closes without close_notify ends the stream too (SSL_OP_IGNORE_UNEXPECTED_EOF on
+            // the context makes it SSL_ERROR_ZERO_RETURN; see OutboundTLSContext).
             guard try settle(n, deadline: deadline) else { return 0 }
         }
     }
