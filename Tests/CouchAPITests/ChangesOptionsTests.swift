@@ -44,6 +44,14 @@ final class ChangesOptionsTests: XCTestCase {
         XCTAssertEqual(try options("since=1", lastEventID: "3").since, .sequence(1))
     }
 
+    func testLastEventIDParameterIsSinceOnEveryFeedLaterOneWins() throws {
+        XCTAssertEqual(try options("last-event-id=4").since, .sequence(4))
+        XCTAssertEqual(try options("feed=longpoll&last-event-id=now").since, .now)
+        XCTAssertEqual(try options("since=1&last-event-id=4").since, .sequence(4))
+        XCTAssertEqual(try options("last-event-id=4&since=1").since, .sequence(1))
+        XCTAssertThrowsError(try options("last-event-id=x"))
+    }
+
     func testFilters() throws {
         XCTAssertEqual(try options("filter=_doc_ids&doc_ids=%5B%22a%22%2C%22a%22%2C%22b%22%5D").selection(),
                        .documentIDs(["a", "b"]))

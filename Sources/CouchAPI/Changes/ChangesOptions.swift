@@ -46,8 +46,8 @@ struct ChangesOptions: Sendable, Hashable {
     var filter = Filter.none
 
     /// Reads the query string. `maxWait` is `couch.changesTimeout` in ms: the default and the largest wait.
-    /// `lastEventID` is the `Last-Event-ID` header, which (like the `last-event-id` parameter) overrides
-    /// `since` for `feed=eventsource`.
+    /// `lastEventID` is the `Last-Event-ID` header, which overrides `since` (and its alias, the
+    /// `last-event-id` parameter) for `feed=eventsource`.
     init(_ query: QueryParameters, maxWait: Int, lastEventID: String? = nil) throws(CouchError) {
         timeout = maxWait
         switch query.value("feed") {
@@ -57,8 +57,13 @@ struct ChangesOptions: Sendable, Hashable {
         case "eventsource": feed = .eventsource
         default: throw .badRequest("Supported `feed` types: normal, continuous, live, longpoll, eventsource")
         }
-        if let text = query.value("since") { since = try Self.since(text) }
-        if feed == .eventsource, let text = lastEventID ?? query.value("last-event-id") { since = try Self.since(text) }
+        // `last-event-id` is another name for `since` on every feed (CouchDB reads the parameters in order, so
+        // the later of the two wins; aiocouch polls with it); the `Last-Event-ID` header of an EventSource
+        // reconnection overrides both.
+        if let text = query.form.pairs.last(where: { $0.name == "since" || $0.name == "last-event-id" })?.value {
+            since = try Self.since(text)
+        }
+        if feed == .eventsource, let text = lastEventID { since = try Self.since(text) }
         if let text = query.value("limit") {
             guard let value = Self.decimal(text) else {
                 throw .badRequest("Invalid value for limit: \"\(text)\". Expecting a non-negative integer.")

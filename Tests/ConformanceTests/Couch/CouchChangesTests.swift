@@ -112,6 +112,18 @@ final class CouchChangesTests: CouchTestCase {
         }
     }
 
+    /// CouchDB reads `last-event-id` as `since` on every feed, the later of the two in the query winning;
+    /// aiocouch's `changes(last_event_id:)` polls the normal feed with it.
+    func test_CD_146_lastEventIDParameterIsSince() throws {
+        for id in ["a", "b", "c"] { try put(id, "{}") }
+        XCTAssertEqual(ids(try changes("?last-event-id=2")), ["c"])
+        XCTAssertEqual(ids(try changes("?feed=normal&since=0&last-event-id=1")), ["b", "c"])
+        XCTAssertEqual(ids(try changes("?last-event-id=1&since=2")), ["c"])
+        XCTAssertEqual(ids(try changes("?feed=longpoll&last-event-id=1")), ["b", "c"])
+        assertError(try send("GET", "/db/_changes?last-event-id=x"), 400, "bad_request",
+                    "Malformed sequence supplied in 'since' parameter.")
+    }
+
     func test_CD_147_limitAndDescending() throws {
         for id in ["a", "b", "c"] { try put(id, "{}") }
         let one = try changes("?limit=1")
