@@ -7,7 +7,7 @@ DATA_DIR ?= ./data
 PORT ?= 8080
 HOST ?= 127.0.0.1
 
-.PHONY: deps build release run test bench clean fuzz crash test-tsan test-asan
+.PHONY: deps build release run test bench clean fuzz crash test-tsan test-asan clients
 
 # Installs the C libraries Quartet links against (system libsqlite3, OpenSSL, libcrypt) if missing, and
 # libvips, which it loads on first use to resize images.
@@ -69,6 +69,14 @@ fuzz: deps
 
 bench: deps
 	./Benchmarks/run.sh
+
+# The test suites of CouchDB-Python, aiocouch and pycouchdb against the debug binary (checklist CD-193).
+# Not part of `make test`: it needs PyPI for the libraries and their sdists (kept in .build-clients/).
+# CLIENT_SUITES picks some: couchdb-python, aiocouch, pycouchdb (default all). See docs/conformance/couch.md.
+CLIENT_SUITES ?=
+clients: deps
+	$(SWIFT) build
+	python3 Tests/Clients/run.py $(foreach s,$(CLIENT_SUITES),--suite $(s))
 
 clean:
 	rm -rf .build

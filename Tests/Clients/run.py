@@ -12,9 +12,9 @@ Each suite gets its own `quartet serve` on ephemeral loopback ports, with a gene
 the Couch API at the root of a second listener (`couch.rootListen`), because the libraries expect
 CouchDB at a server's root. The suites find it through the settings they read: COUCHDB_URL
 (CouchDB-Python), COUCHDB_HOST/USER/PASS (aiocouch). pycouchdb's integration tests and one CouchDB-Python
-test have the address `localhost:5984` written into their URLs: in the unpacked copy, the URLs that carry
-credentials for that address are pointed at the run's listener (and `admin:password` at the run's admin);
-nothing else in the suites is changed.
+test have the address `localhost:5984` written into their URLs: in the unpacked copy, the URLs with which
+they reach the live server are pointed at the run's listener (and `admin:password` at the run's admin);
+URLs they only parse, and everything else in the suites, stay as they are.
 
 Excluded tests and the reason for each are in exclusions.py. The summary counts passed, failed, skipped
 and excluded tests per suite and names the owning part of the API for known failures. Exit status 0
@@ -98,17 +98,21 @@ def unpack_suites(scratch, python):
 
 
 def point_at(directory, files, port, password):
-    """Points the suite's `http://USER:PASS@localhost:5984/` URLs in `files` at the run's root listener."""
-    # Only the credentials the suites use for the live server: other localhost:5984 URLs test URL parsing.
-    pattern = re.compile(r"(http://)(admin:password|invalid:credentials|root:password)@localhost:5984/")
+    """Points the suite's URLs of the live server in `files` at the run's root listener."""
+    # The credentials the suites use for the live server (other localhost:5984 URLs test URL parsing), and
+    # pycouchdb's anonymous client of the live server.
+    with_credentials = re.compile(r"http://(admin:password|invalid:credentials|root:password)@localhost:5984/")
+    anonymous = "Server('http://localhost:5984/')"
 
     def replace(match):
-        userinfo = "admin:" + password if match.group(2) == "admin:password" else match.group(2)
-        return "%s%s@127.0.0.1:%d/" % (match.group(1), userinfo, port)
+        userinfo = "admin:" + password if match.group(1) == "admin:password" else match.group(1)
+        return "http://%s@127.0.0.1:%d/" % (userinfo, port)
 
     for name in files:
         path = directory / name
-        text, count = pattern.subn(replace, path.read_text())
+        text, count = with_credentials.subn(replace, path.read_text())
+        count += text.count(anonymous)
+        text = text.replace(anonymous, "Server('http://127.0.0.1:%d/')" % port)
         if count == 0:
             sys.exit("%s: no localhost:5984 URL to point at the server (has the suite changed?)" % path)
         path.write_text(text)
@@ -158,17 +162,19 @@ class Quartet:
 def run_couchdb_python(python, directory, server, results):
     env = dict(os.environ, PYTHONPATH=str(directory),
                COUCHDB_URL="http://admin:%s@127.0.0.1:%d/" % (server.password, server.port))
-    subprocess.run([python, HERE / "couchdb_python_runner.py", results] + sorted(EXCLUDED["couchdb-python"]),
-                   cwd=directory, env=env)
+    with open(results.with_name("output.log"), "w") as log:
+        subprocess.run([python, HERE / "couchdb_python_runner.py", results] + sorted(EXCLUDED["couchdb-python"]),
+                       cwd=directory, env=env, stdout=log, stderr=subprocess.STDOUT)
     return json.loads(results.read_text())
 
 
 def run_pytest(name, python, directory, test_dir, env, results):
     env = dict(os.environ, PYTHONPATH=str(HERE), QUARTET_CLIENTS_SUITE=name, **env)
-    subprocess.run([python, "-m", "pytest", test_dir, "-p", "no:cacheprovider", "-p", "pytest_exclusions",
-                    "-o", "addopts=", "-q", "-rfE", "--timeout", str(PER_TEST_TIMEOUT),
-                    "-W", "ignore::DeprecationWarning", "--junitxml", results],
-                   cwd=directory, env=env)
+    with open(results.with_name("output.log"), "w") as log:
+        subprocess.run([python, "-m", "pytest", test_dir, "-p", "no:cacheprovider", "-p", "pytest_exclusions",
+                        "-o", "addopts=", "-rfEs", "--timeout", str(PER_TEST_TIMEOUT),
+                        "-W", "ignore::DeprecationWarning", "--junitxml", results],
+                       cwd=directory, env=env, stdout=log, stderr=subprocess.STDOUT)
     outcomes = {}
     rank = {"passed": 0, "skipped": 1, "failed": 2}
     for case in ElementTree.parse(results).iter("testcase"):
@@ -199,6 +205,7 @@ def node_id(case):
 def run_suite(name, python, src, binary, scratch):
     directory = src / SDIST_DIRS[name]
     run_dir = scratch / "run" / name
+    print("running %s (output and server log in %s)" % (name, run_dir), flush=True)
     run_dir.mkdir(parents=True, exist_ok=True)
     server = Quartet(binary, run_dir / "data", run_dir / "quartet.log")
     try:
