@@ -59,6 +59,7 @@ ADDRESS_FILES = {
                   "test/integration/test_error_scenarios.py"],
 }
 PER_TEST_TIMEOUT = 120  # seconds; a test's longest wait is one _changes feed running to its 10 s end
+SUITE_TIMEOUT = 1800  # seconds; CouchDB-Python's runner has no per-test limit, so a hung request ends here
 
 
 def sh(args, **kwargs):
@@ -159,22 +160,41 @@ class Quartet:
         self.log.close()
 
 
+def run_logged(args, directory, env, results):
+    """Runs one suite with its output in output.log next to `results`; False when it did not finish."""
+    log_path = results.with_name("output.log")
+    results.unlink(missing_ok=True)  # a file left by an earlier run must not pass for this one's
+    with open(log_path, "w") as log:
+        try:
+            subprocess.run([str(a) for a in args], cwd=directory, env=env, stdout=log, stderr=subprocess.STDOUT,
+                           timeout=SUITE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return False
+    return results.exists()
+
+
+def unfinished(results):
+    """The outcome of a suite that hung or crashed before writing its results."""
+    detail = "the suite did not finish (see %s)" % results.with_name("output.log")
+    return {"(whole suite)": {"outcome": "failed", "detail": detail}}
+
+
 def run_couchdb_python(python, directory, server, results):
     env = dict(os.environ, PYTHONPATH=str(directory),
                COUCHDB_URL="http://admin:%s@127.0.0.1:%d/" % (server.password, server.port))
-    with open(results.with_name("output.log"), "w") as log:
-        subprocess.run([python, HERE / "couchdb_python_runner.py", results] + sorted(EXCLUDED["couchdb-python"]),
-                       cwd=directory, env=env, stdout=log, stderr=subprocess.STDOUT)
+    args = [python, HERE / "couchdb_python_runner.py", results] + sorted(EXCLUDED["couchdb-python"])
+    if not run_logged(args, directory, env, results):
+        return unfinished(results)
     return json.loads(results.read_text())
 
 
 def run_pytest(name, python, directory, test_dir, env, results):
     env = dict(os.environ, PYTHONPATH=str(HERE), QUARTET_CLIENTS_SUITE=name, **env)
-    with open(results.with_name("output.log"), "w") as log:
-        subprocess.run([python, "-m", "pytest", test_dir, "-p", "no:cacheprovider", "-p", "pytest_exclusions",
-                        "-o", "addopts=", "-rfEs", "--timeout", str(PER_TEST_TIMEOUT),
-                        "-W", "ignore::DeprecationWarning", "--junitxml", results],
-                       cwd=directory, env=env, stdout=log, stderr=subprocess.STDOUT)
+    args = [python, "-m", "pytest", test_dir, "-p", "no:cacheprovider", "-p", "pytest_exclusions",
+            "-o", "addopts=", "-rfEs", "--timeout", str(PER_TEST_TIMEOUT), "-W", "ignore::DeprecationWarning",
+            "--junitxml", results]
+    if not run_logged(args, directory, env, results):
+        return unfinished(results)
     outcomes = {}
     rank = {"passed": 0, "skipped": 1, "failed": 2}
     for case in ElementTree.parse(results).iter("testcase"):
