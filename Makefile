@@ -75,6 +75,9 @@ bench: deps
 # CLIENT_SUITES picks some: couchdb-python, aiocouch, pycouchdb (default all). See docs/conformance/couch.md.
 CLIENT_SUITES ?=
 clients: deps
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || { \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq python3 python3-venv; }
 	$(SWIFT) build
 	python3 Tests/Clients/run.py $(foreach s,$(CLIENT_SUITES),--suite $(s))
 

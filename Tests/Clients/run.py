@@ -94,7 +94,10 @@ def unpack_suites(scratch, python):
     src.mkdir()
     for archive in sorted(sdists.glob("*.tar.gz")):
         with tarfile.open(archive) as tar:
-            tar.extractall(src, filter="data")
+            try:
+                tar.extractall(src, filter="data")
+            except TypeError:  # Python before 3.11.4 has no extraction filters
+                tar.extractall(src)
     return src
 
 
