@@ -35,6 +35,9 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# No __pycache__ next to these files (nor, through the environment, from the suites' interpreters).
+sys.dont_write_bytecode = True
+os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
 sys.path.insert(0, str(HERE))
 from exclusions import EXCLUDED, OWNER_PATTERNS, OWNERS  # noqa: E402
 
