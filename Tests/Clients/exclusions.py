@@ -140,7 +140,6 @@ EXCLUDED = {"couchdb-python": COUCHDB_PYTHON, "aiocouch": AIOCOUCH, "pycouchdb":
 # Tests that exercise P2 features other parts of the Couch API are still building: they run, and when they
 # fail the summary names the part that owns them instead of leaving the failure unexplained.
 USERS = "_security / _users / batch=ok / If-Match (couch-users)"
-ATTACHMENTS = "multipart/related, gzip and ranges (couch-atts, couch-gzip)"
 
 OWNERS = {
     "couchdb-python": {
