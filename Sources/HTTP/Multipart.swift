@@ -33,6 +33,19 @@ public enum MultipartError: Error, Sendable, Equatable {
     case tooManyParts
     /// A part larger than `maxPartBytes`.
     case partTooLarge
+    /// A `MultipartConsumer` refused a part; the consumer keeps its own reason.
+    case rejected
+}
+
+/// Receives a multipart body's parts while `Multipart.stream` scans it: each part's header block, then its
+/// content in pieces (none for an empty part), then its end. A method that throws stops the scan.
+public protocol MultipartConsumer {
+    /// A part starts.
+    mutating func beginPart(_ headers: MultipartPartHeaders) throws(MultipartError)
+    /// The next bytes of the current part's content.
+    mutating func partContent(_ bytes: UnsafeRawBufferPointer) throws(MultipartError)
+    /// The current part is complete.
+    mutating func endPart() throws(MultipartError)
 }
 
 /// Streaming multipart/form-data, multipart/related, multipart/mixed parser (RFC 2046 5.1, RFC 7578).
@@ -76,6 +89,24 @@ public enum Multipart {
         } catch {
             scanner.discardAll()
             throw .malformed("\(error)")
+        }
+    }
+
+    /// Scans the whole body (memory or file, read in 64 KiB pieces), handing every part to `consumer` as it
+    /// goes: nothing is kept here, so what the parts cost is up to the consumer. On error the consumer holds
+    /// whatever it made of the parts so far and must clean up itself. A file that cannot be read is `.malformed`.
+    public static func stream<Consumer: MultipartConsumer>(_ body: RequestBody, boundary: String, maxParts: Int,
+                                                          into consumer: inout Consumer) throws(MultipartError) {
+        guard isValidBoundary(boundary) else { throw .missingBoundary }
+        var scanner = MultipartStreamScanner(boundary: boundary, maxParts: maxParts, consumer: consumer)
+        defer { consumer = scanner.consumer }
+        do {
+            try body.forEachChunk(chunkSize: readChunkSize) { chunk in try scanner.feed(chunk) }
+            try scanner.finish()
+        } catch let error as MultipartError {
+            throw error
+        } catch {
+            throw .malformed("body could not be read")
         }
     }
 

@@ -7,13 +7,13 @@ struct PartSink {
         var tempDirectory: String
     }
 
-    let headers: PartHeaders
+    let headers: MultipartPartHeaders
     let options: Options
     private var memory: [UInt8] = []
     private var file: TempFileWriter?
     private var size = 0
 
-    init(headers: PartHeaders, options: Options) {
+    init(headers: MultipartPartHeaders, options: Options) {
         self.headers = headers
         self.options = options
     }
@@ -54,16 +54,20 @@ struct PartSink {
 }
 
 /// A part's header block and what Content-Disposition and Content-Type say.
-struct PartHeaders {
-    var fields = HTTPHeaders()
-    var name: String?
-    var filename: String?
-    var contentType: String?
+public struct MultipartPartHeaders: Sendable {
+    /// Every header field of the part, in order.
+    public var fields = HTTPHeaders()
+    /// The `name` parameter of Content-Disposition.
+    public var name: String?
+    /// The file name from Content-Disposition (`filename*` preferred over `filename`).
+    public var filename: String?
+    /// The part's Content-Type, as sent.
+    public var contentType: String?
 
     /// Parses CRLF-terminated `Name: value` lines. A line starting with whitespace continues the previous
     /// value (RFC 2045/5322 folding, still sent by some mail-era clients for multipart/related).
-    static func parse(_ block: ArraySlice<UInt8>) throws(MultipartError) -> PartHeaders {
-        var result = PartHeaders()
+    static func parse(_ block: ArraySlice<UInt8>) throws(MultipartError) -> MultipartPartHeaders {
+        var result = MultipartPartHeaders()
         var pairs: [(String, String)] = []
         var lineStart = block.startIndex
         while lineStart < block.endIndex {
@@ -99,5 +103,73 @@ struct PartHeaders {
                 ?? parsed.parameter("filename")
         }
         return result
+    }
+}
+
+/// The consumer behind `Multipart.parse`: each part in memory or, above the threshold, in a temporary file.
+struct PartCollector: MultipartConsumer {
+    let options: PartSink.Options
+    private(set) var parts: [MultipartPart] = []
+    private var current: PartSink?
+
+    init(options: PartSink.Options) {
+        self.options = options
+    }
+
+    mutating func beginPart(_ headers: MultipartPartHeaders) throws(MultipartError) {
+        current = PartSink(headers: headers, options: options)
+    }
+
+    mutating func partContent(_ bytes: UnsafeRawBufferPointer) throws(MultipartError) {
+        guard var part = current else { throw .malformed("internal state") }
+        // Take the sink out so appending does not copy its buffer (copy-on-write).
+        current = nil
+        do {
+            try part.append(bytes)
+        } catch {
+            current = part
+            throw error
+        }
+        current = part
+    }
+
+    mutating func endPart() throws(MultipartError) {
+        guard let part = current else { throw .malformed("internal state") }
+        current = nil
+        parts.append(try part.finish())
+    }
+
+    /// Deletes every temporary file created so far (after an error).
+    mutating func discardAll() {
+        current?.discard()
+        current = nil
+        Multipart.removeTemporaryFiles(parts)
+        parts = []
+    }
+}
+
+/// The scanner with the collecting consumer: parts in memory or in temporary files.
+struct MultipartScanner {
+    private var scanner: MultipartStreamScanner<PartCollector>
+
+    init(boundary: String, maxParts: Int, maxPartBytes: Int, inMemoryThreshold: Int, tempDirectory: String) {
+        let options = PartSink.Options(maxBytes: maxPartBytes, inMemoryThreshold: inMemoryThreshold, tempDirectory: tempDirectory)
+        scanner = MultipartStreamScanner(boundary: boundary, maxParts: maxParts, consumer: PartCollector(options: options))
+    }
+
+    /// Takes the next piece of the body.
+    mutating func feed(_ chunk: UnsafeRawBufferPointer) throws(MultipartError) {
+        try scanner.feed(chunk)
+    }
+
+    /// Ends the input: the close delimiter must have been seen. Returns the parts.
+    func finish() throws(MultipartError) -> [MultipartPart] {
+        try scanner.finish()
+        return scanner.consumer.parts
+    }
+
+    /// Deletes every temporary file created so far (after an error).
+    mutating func discardAll() {
+        scanner.consumer.discardAll()
     }
 }

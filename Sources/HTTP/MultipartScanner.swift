@@ -1,7 +1,15 @@
+/// Fixed bounds of the multipart syntax (a generic type cannot hold static constants).
+enum MultipartLimits {
+    /// Part header blocks larger than this are refused; real ones are a few hundred bytes.
+    static let maxHeaderBlock = 16 * 1024
+    /// Transport padding allowed after a delimiter before its CRLF.
+    static let maxPadding = 256
+}
+
 /// The multipart state machine. Bytes are fed in pieces; a sliding window keeps only what may still be
-/// the start of a delimiter or an unfinished header block, so memory stays bounded by the piece size
-/// plus the in-memory threshold of the current part.
-struct MultipartScanner {
+/// the start of a delimiter or an unfinished header block, so memory stays bounded by the piece size; each
+/// part's header block and content go to `consumer` as they are found.
+struct MultipartStreamScanner<Consumer: MultipartConsumer> {
     private enum State {
         /// Before the first delimiter (the preamble is discarded).
         case preamble
@@ -16,24 +24,24 @@ struct MultipartScanner {
     }
 
     /// Part header blocks larger than this are refused; real ones are a few hundred bytes.
-    static let maxHeaderBlock = 16 * 1024
+    static var maxHeaderBlock: Int { MultipartLimits.maxHeaderBlock }
     /// Transport padding allowed after a delimiter before its CRLF.
-    static let maxPadding = 256
+    static var maxPadding: Int { MultipartLimits.maxPadding }
 
     /// "\r\n--" + boundary: every delimiter, the first included, because the window starts with a CRLF.
     private let delimiter: [UInt8]
     private let maxParts: Int
-    private let sink: PartSink.Options
     private var state = State.preamble
     private var window: [UInt8] = [0x0D, 0x0A]
     private var start = 0
-    private var parts: [MultipartPart] = []
-    private var current: PartSink?
+    private var partCount = 0
+    /// Receives the parts.
+    var consumer: Consumer
 
-    init(boundary: String, maxParts: Int, maxPartBytes: Int, inMemoryThreshold: Int, tempDirectory: String) {
+    init(boundary: String, maxParts: Int, consumer: Consumer) {
         delimiter = Array("\r\n--\(boundary)".utf8)
         self.maxParts = maxParts
-        sink = PartSink.Options(maxBytes: maxPartBytes, inMemoryThreshold: inMemoryThreshold, tempDirectory: tempDirectory)
+        self.consumer = consumer
     }
 
     /// Takes the next piece of the body.
@@ -48,23 +56,15 @@ struct MultipartScanner {
     }
 
     /// Ends the input: the close delimiter must have been seen.
-    mutating func finish() throws(MultipartError) -> [MultipartPart] {
+    func finish() throws(MultipartError) {
         switch state {
         case .done:
-            return parts
+            return
         case .preamble:
             throw .malformed("boundary not found")
         default:
             throw .malformed("missing final boundary")
         }
-    }
-
-    /// Deletes every temporary file created so far (after an error).
-    mutating func discardAll() {
-        current?.discard()
-        current = nil
-        Multipart.removeTemporaryFiles(parts)
-        parts = []
     }
 
     private mutating func process() throws(MultipartError) {
@@ -84,39 +84,34 @@ struct MultipartScanner {
             case .headers:
                 guard try readHeaders() else { return }
             case .content:
-                guard var part = current else { throw .malformed("internal state") }
-                // Take the sink out so appending does not copy its buffer (copy-on-write).
-                current = nil
                 if let found = find(delimiter, from: start) {
-                    try append(&part, start, found)
-                    current = nil
-                    parts.append(try part.finish())
+                    try deliver(start, found)
+                    try consumer.endPart()
                     start = found + delimiter.count
                     state = .afterDelimiter
                 } else {
                     // Keep a tail that could be the beginning of a delimiter split across pieces.
                     let safe = window.count - (delimiter.count - 1)
                     if safe > start {
-                        try append(&part, start, safe)
+                        try deliver(start, safe)
                         start = safe
                     }
-                    current = part
                     return
                 }
             }
         }
     }
 
-    private mutating func append(_ part: inout PartSink, _ from: Int, _ to: Int) throws(MultipartError) {
-        let result = window.withUnsafeBytes { raw in
-            Result { () throws(MultipartError) in try part.append(UnsafeRawBufferPointer(rebasing: raw[from..<to])) }
+    /// Hands `window[from..<to]` to the consumer.
+    private mutating func deliver(_ from: Int, _ to: Int) throws(MultipartError) {
+        guard to > from else { return }
+        // A second reference to the window's storage (no copy: nothing writes to it meanwhile) lets the consumer,
+        // another stored property, be mutated while the bytes are read.
+        let bytes = window
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(MultipartError) in try consumer.partContent(UnsafeRawBufferPointer(rebasing: raw[from..<to])) }
         }
-        do {
-            try result.get()
-        } catch {
-            current = part
-            throw error
-        }
+        try result.get()
     }
 
     /// After a delimiter: "--" ends the body; otherwise optional spaces/tabs then CRLF start a part.
@@ -134,7 +129,8 @@ struct MultipartScanner {
         guard window[index] == 0x0D, window[index + 1] == 0x0A else {
             throw .malformed("invalid boundary line")
         }
-        guard parts.count < maxParts else { throw .tooManyParts }
+        guard partCount < maxParts else { throw .tooManyParts }
+        partCount += 1
         start = index + 2
         state = .headers
         return true
@@ -155,8 +151,8 @@ struct MultipartScanner {
             return false
         }
         guard end - start <= Self.maxHeaderBlock else { throw .malformed("part headers too large") }
-        let headers = try PartHeaders.parse(window[start..<end])
-        current = PartSink(headers: headers, options: sink)
+        let headers = try MultipartPartHeaders.parse(window[start..<end])
+        try consumer.beginPart(headers)
         start = next
         state = .content
         return true

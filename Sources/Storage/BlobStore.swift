@@ -105,7 +105,7 @@ public final class BlobStore: Sendable {
     }
 
     /// Moves a complete, synced temp file to its address (or drops it when the content already exists).
-    private func publish(temp: String, hash: String, size: Int) throws -> BlobReference {
+    func publish(temp: String, hash: String, size: Int) throws -> BlobReference {
         guard let location = location(for: hash) else {
             FileIO.unlinkIfPresent(temp)
             throw StorageError.blob("computed a malformed hash")
