@@ -1,15 +1,16 @@
 import Core
 import Storage
 
-/// The `_attachments` member of a JSON document write (spec §3.5.1, §4.7): stubs and inline base64 data.
-/// `follows` belongs to multipart bodies only.
+/// The `_attachments` member of a document write (spec §3.5.1, §4.7): stubs, inline base64 data and, in
+/// multipart/related writes, `follows` members whose parts were already received.
 enum AttachmentsInput {
     /// The attachments in member order. Inline data is decoded, checked against `maxAttachmentSize` and written
     /// to the blob store now, before the write job that references it (§4.7: blobs are durable before the
     /// commit). A write that then fails leaves an unreferenced blob, which garbage collection removes.
     /// `replicated`: a `revpos` sent with data is kept (interactive writes give data the new generation).
+    /// `follows`: the attachments a multipart body carried, by name (nil for a JSON body, where `follows` is a 400).
     static func parse(_ members: JSONObject?, blobs: BlobStore, maxAttachmentSize: Int,
-                      replicated: Bool) throws -> [AttachmentInput] {
+                      replicated: Bool, follows: [String: StoredAttachment]? = nil) throws -> [AttachmentInput] {
         guard let members, !members.isEmpty else { return [] }
         var inputs: [AttachmentInput] = []
         inputs.reserveCapacity(members.count)
@@ -22,7 +23,11 @@ enum AttachmentsInput {
                 continue
             }
             if object["follows"]?.boolValue == true {
-                throw CouchError.badRequest("Attachment \(name) has follows, which needs a multipart/related request")
+                guard let received = follows?[name] else {
+                    throw CouchError.badRequest("Attachment \(name) has follows, which needs a multipart/related request")
+                }
+                inputs.append(.data(received, keepRevpos: replicated))
+                continue
             }
             guard let dataValue = object["data"] else {
                 throw CouchError.badRequest("Attachment \(name) has neither data nor a stub")

@@ -5,13 +5,16 @@ import HTTP
 enum DocumentWrites {
     /// The edit for `json` written as document `id`. `queryRev` is `?rev=`; `newEdits` false makes it a
     /// replicated write. Validation happens here, before any storage is touched (nothing is stored on error).
-    static func edit(_ call: CouchCall, id: String, json: JSON, queryRev: RevID?, newEdits: Bool) throws -> DocumentEdit {
+    /// `follows`: the attachments of a multipart/related body, already received and published.
+    static func edit(_ call: CouchCall, id: String, json: JSON, queryRev: RevID?, newEdits: Bool,
+                     follows: [String: StoredAttachment]? = nil) throws -> DocumentEdit {
         let input = try DocumentInput(json, maxDocIDLength: call.config.maxDocIdLength)
-        return try edit(call, id: id, input: input, queryRev: queryRev, newEdits: newEdits)
+        return try edit(call, id: id, input: input, queryRev: queryRev, newEdits: newEdits, follows: follows)
     }
 
     /// The edit for a body already split into its members (a `_bulk_docs` element).
-    static func edit(_ call: CouchCall, id: String, input: DocumentInput, queryRev: RevID?, newEdits: Bool) throws -> DocumentEdit {
+    static func edit(_ call: CouchCall, id: String, input: DocumentInput, queryRev: RevID?, newEdits: Bool,
+                     follows: [String: StoredAttachment]? = nil) throws -> DocumentEdit {
         if let queryRev, let bodyRev = input.rev, bodyRev != queryRev {
             throw CouchError.badRequest("Document rev from request body and query string have different values")
         }
@@ -28,7 +31,7 @@ enum DocumentWrites {
         }
         let attachments = try AttachmentsInput.parse(input.attachments, blobs: call.context.blobs,
                                                      maxAttachmentSize: call.config.maxAttachmentSize,
-                                                     replicated: !newEdits)
+                                                     replicated: !newEdits, follows: follows)
         return try DocumentEdit(id: id, mode: mode, deleted: input.deleted, body: input.body, bodyText: bodyText,
                                 attachments: attachments)
     }

@@ -16,12 +16,14 @@ enum DocumentWriteRoute {
     private static func put(_ call: CouchCall, database: String, segment: PathSegment) throws -> Reply {
         let edit = try databaseFirst(call, database) {
             let id = try DocumentID.validate(utf8: segment.bytes, maxLength: call.config.maxDocIdLength)
-            if RequestBodies.mediaType(call.request) == "multipart/related" {
-                throw CouchError.badContentType("multipart/related document writes are not supported by this server.")
-            }
-            let json = try RequestBodies.json(call.request, limit: call.config.maxRequestSize)
             let queryRev = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
             let newEdits = call.query.value("new_edits")?.lowercased() != "false"
+            // multipart/related with a boundary: the document and its `follows` attachments (§5.11.1).
+            if let boundary = MultipartDocumentWrite.boundary(call.request) {
+                let (json, follows) = try MultipartDocumentWrite.read(call, boundary: boundary, replicated: !newEdits)
+                return try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, newEdits: newEdits, follows: follows)
+            }
+            let json = try RequestBodies.json(call.request, limit: call.config.maxRequestSize)
             return try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, newEdits: newEdits)
         }
         // 200 for a deletion, 201 otherwise (CouchDB's `update_doc` status).

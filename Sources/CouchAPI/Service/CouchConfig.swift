@@ -27,6 +27,8 @@ public struct CouchConfig: Sendable, Equatable {
     public var maxBulkDocs = 10000
     /// Most entries in one `_bulk_get` request (§4.9).
     public var maxBulkGet = 10000
+    /// Most parts, the JSON document's included, in one multipart/related document write (§5.11.1).
+    public var maxMultipartParts = 1000
     /// Most document ids in one `_purge` request (§3.12).
     public var maxPurgeDocuments = 100
     /// Most revisions, over all ids, in one `_purge` request (§3.12).
@@ -50,7 +52,7 @@ public struct CouchConfig: Sendable, Equatable {
 
     static let knownKeys: Set<String> = [
         "enabled", "mountPath", "rootListen", "sessionTimeout", "cookieSameSite", "maxDocumentSize",
-        "maxAttachmentSize", "maxRequestSize", "maxDocIdLength", "uuidsMaxCount", "maxBulkDocs", "maxBulkGet", "maxPurgeDocuments",
+        "maxAttachmentSize", "maxRequestSize", "maxDocIdLength", "uuidsMaxCount", "maxBulkDocs", "maxBulkGet", "maxMultipartParts", "maxPurgeDocuments",
         "maxPurgeRevisions", "decodePlusToSpace",
         "corsOrigins", "corsCredentials", "wwwAuthenticate", "changesTimeout", "maxFeedsPerUser",
     ]
@@ -86,6 +88,7 @@ public struct CouchConfig: Sendable, Equatable {
         uuidsMaxCount = try section.int("uuidsMaxCount", 1000, min: 1, max: 1_000_000)
         maxBulkDocs = try section.int("maxBulkDocs", 10000, min: 1, max: 1_000_000)
         maxBulkGet = try section.int("maxBulkGet", 10000, min: 1, max: 1_000_000)
+        maxMultipartParts = try section.int("maxMultipartParts", 1000, min: 1, max: 1_000_000)
         maxPurgeDocuments = try section.int("maxPurgeDocuments", 100, min: 1, max: 1_000_000)
         maxPurgeRevisions = try section.int("maxPurgeRevisions", 1000, min: 1, max: 1_000_000)
         decodePlusToSpace = try section.bool("decodePlusToSpace", true)
@@ -116,7 +119,7 @@ public struct CouchConfig: Sendable, Equatable {
             && a.cookieSameSite == b.cookieSameSite && a.maxDocumentSize == b.maxDocumentSize
             && a.maxAttachmentSize == b.maxAttachmentSize && a.maxRequestSize == b.maxRequestSize
             && a.maxDocIdLength == b.maxDocIdLength && a.uuidsMaxCount == b.uuidsMaxCount
-            && a.maxBulkDocs == b.maxBulkDocs && a.maxBulkGet == b.maxBulkGet
+            && a.maxBulkDocs == b.maxBulkDocs && a.maxBulkGet == b.maxBulkGet && a.maxMultipartParts == b.maxMultipartParts
             && a.maxPurgeDocuments == b.maxPurgeDocuments && a.maxPurgeRevisions == b.maxPurgeRevisions
             && a.decodePlusToSpace == b.decodePlusToSpace && a.corsOrigins == b.corsOrigins
             && a.corsCredentials == b.corsCredentials && a.wwwAuthenticate == b.wwwAuthenticate

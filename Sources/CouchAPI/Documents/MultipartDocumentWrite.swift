@@ -1,0 +1,62 @@
+import Core
+import HTTP
+
+/// The multipart/related body of `PUT /{db}/{docid}` (spec §5.11.1): the JSON document, then one part per
+/// `"follows":true` attachment, each streamed into the blob store as it is read.
+enum MultipartDocumentWrite {
+    /// The boundary when the request is `multipart/related` with a usable `boundary` parameter; nil otherwise
+    /// (the body is then read as JSON, §2.3).
+    static func boundary(_ request: HTTPRequest) -> String? {
+        guard RequestBodies.mediaType(request) == "multipart/related", let type = request.headers["Content-Type"] else { return nil }
+        return Multipart.boundary(fromContentType: type)
+    }
+
+    /// Reads the body of `call`: the document and its `follows` attachments, already published to the blob store.
+    static func read(_ call: CouchCall, boundary: String, replicated: Bool) throws -> (JSON, [String: StoredAttachment]) {
+        if let encoding = call.request.headers["Content-Encoding"]?.trimmingSpaces(), !encoding.isEmpty,
+           encoding.lowercased() != "identity" {
+            throw CouchError.badContentType("\(encoding) is not a supported content encoding.")
+        }
+        guard call.request.body.count <= call.config.maxRequestSize else { throw CouchError.tooLarge }
+        let blobs = call.context.blobs
+        let limits = RelatedDocumentReader.Limits(maxDocumentPart: call.config.maxDocumentSize,
+                                                  maxAttachment: call.config.maxAttachmentSize)
+        let (document, attachments) = try read(call.request.body, boundary: boundary, limits: limits,
+                                               maxParts: call.config.maxMultipartParts, replicated: replicated) {
+            try blobs.writer()
+        }
+        return (.object(document), attachments)
+    }
+
+    /// Scans `body`, checks it and publishes its attachment parts through the spools `makeSpool` gives. On any
+    /// error every spool is discarded and CouchDB's error is thrown; nothing is published.
+    static func read(_ body: RequestBody, boundary: String, limits: RelatedDocumentReader.Limits, maxParts: Int,
+                     replicated: Bool, makeSpool: @escaping () throws -> any AttachmentSpool)
+        throws(CouchError) -> (JSONObject, [String: StoredAttachment]) {
+        var reader = RelatedDocumentReader(limits: limits, makeSpool: makeSpool)
+        do {
+            try Multipart.stream(body, boundary: boundary, maxParts: maxParts, into: &reader)
+            guard let document = reader.document else { throw CouchError.badRequest("The multipart body has no JSON document part") }
+            return (document, try reader.attachments(replicated: replicated))
+        } catch let error as MultipartError {
+            reader.discardAll()
+            throw reader.failure ?? Self.error(for: error)
+        } catch let error as CouchError {
+            reader.discardAll()
+            throw error
+        } catch {
+            reader.discardAll()
+            throw CouchError.internalError
+        }
+    }
+
+    /// The answer to a body the multipart syntax refused.
+    static func error(for error: MultipartError) -> CouchError {
+        switch error {
+        case .missingBoundary: return .badRequest("Invalid multipart/related boundary")
+        case .malformed(let detail): return .badRequest("Invalid multipart/related body: \(detail)")
+        case .tooManyParts, .partTooLarge: return .tooLarge
+        case .rejected: return .internalError
+        }
+    }
+}
