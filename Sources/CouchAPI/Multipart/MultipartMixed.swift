@@ -22,6 +22,11 @@ struct MultipartMixed {
         appendPart(contentType: "application/json", json)
     }
 
+    /// A revision with attachment data: a nested multipart/related part (`body` from `MultipartRelated`).
+    mutating func appendRelated(contentType: String, _ body: [UInt8]) {
+        appendPart(contentType: contentType, body)
+    }
+
     /// A requested revision that is not there: `application/json; error="true"` with `{"missing":"{rev}"}`.
     mutating func appendMissing(_ rev: String) {
         appendPart(contentType: "application/json; error=\"true\"", JSON.object(["missing": .string(rev)]).serializedBytes())

@@ -69,6 +69,9 @@ enum DocumentReadRoute {
             if options.rev == nil || options.latest, winner.deleted && !options.deleted { throw CouchError.deleted }
             node = found
             body = revision.body
+            if let answer = try multipartAnswer(call, id: id, revision: revision, node: node, tree: tree, options: options) {
+                return answer
+            }
             stubs = try attachmentsText(call, revision, node: node, tree: tree, options: options)
         } else {
             if winner.deleted && !options.deleted { throw CouchError.deleted }
@@ -88,10 +91,28 @@ enum DocumentReadRoute {
         guard options.attachmentData, !revision.attachments.isEmpty else { return AttachmentJSON.stubsText(revision.attachments) }
         let since = AttachmentData.sinceGeneration(tree, rev: node.rev, attsSince: options.attsSince)
         guard AttachmentData.needsData(revision.attachments, since: since) else { return AttachmentJSON.stubsText(revision.attachments) }
-        // multipart/related answers are not served yet.
-        if AcceptHeader.accepts(call.request.headers["Accept"], "multipart/related") { throw attachmentDataPending }
         return try AttachmentData.text(revision.attachments, since: since, blobs: call.context.blobs,
                                        limit: call.config.maxAttachmentSize)
+    }
+
+    /// `attachments=true` (or `atts_since`) with attachment data to send to a request that accepts
+    /// multipart/related (§2.5, §5.11.3): the JSON part, then one part per attachment with data. Nil when the
+    /// answer is JSON.
+    private static func multipartAnswer(_ call: CouchCall, id: String, revision: StoredRevision, node: RevNode, tree: RevTree,
+                                        options: ReadOptions) throws -> HTTPResponse? {
+        guard options.attachmentData, !revision.attachments.isEmpty,
+              AcceptHeader.accepts(call.request.headers["Accept"], "multipart/related") else { return nil }
+        let since = AttachmentData.sinceGeneration(tree, rev: node.rev, attsSince: options.attsSince)
+        guard let split = MultipartRelated.split(revision.attachments, since: since) else { return nil }
+        var document: [UInt8] = []
+        DocumentJSON.appendParts(to: &document, id: id, rev: node.rev.description, body: revision.body, deleted: node.deleted,
+                                 metadata: options.metadata(for: node, in: tree), attachments: split.json)
+        let related = MultipartRelated()
+        let body = try MultipartRelated.body(boundary: related.boundary, document: document, attachments: split.withData,
+                                             blobs: call.context.blobs, limit: call.config.maxAttachmentSize)
+        var headers: HTTPHeaders = ["Content-Type": related.contentType]
+        if options.sendsETag { headers.add("ETag", "\"\(node.rev)\"") }
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(body))
     }
 
     /// Attachment bodies that need multipart/related or gzip decoding come with later work; until then a

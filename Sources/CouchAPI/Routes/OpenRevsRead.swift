@@ -50,10 +50,19 @@ enum OpenRevsRead {
                 switch entry {
                 case .missing(let rev): multipart.appendMissing(rev.description)
                 case .revision(let node, let revision):
-                    // Decision §3.3.2: multipart answers always carry attachment data; parts for revisions with
-                    // attachments come with the attachment routes.
-                    if !revision.attachments.isEmpty { throw DocumentReadRoute.attachmentDataPending }
-                    multipart.appendDocument(render(id: id, node: node, revision: revision, tree: tree, options: options))
+                    // Decision §3.3.2: multipart answers carry the data of every attachment newer than `atts_since`,
+                    // with or without `attachments=true`.
+                    let since = AttachmentData.sinceGeneration(tree, rev: node.rev, attsSince: options.attsSince)
+                    guard let split = MultipartRelated.split(revision.attachments, since: since) else {
+                        multipart.appendDocument(render(id: id, node: node, revision: revision, tree: tree, options: options))
+                        continue
+                    }
+                    let related = MultipartRelated()
+                    let document = render(id: id, node: node, revision: revision, tree: tree, options: options,
+                                          attachments: split.json)
+                    multipart.appendRelated(contentType: related.contentType, try MultipartRelated.body(
+                        boundary: related.boundary, document: document, attachments: split.withData,
+                        blobs: call.context.blobs, limit: call.config.maxAttachmentSize))
                 }
             }
             return HTTPResponse(status: .ok, headers: ["Content-Type": multipart.contentType], body: .bytes(multipart.finished()))

@@ -19,6 +19,22 @@ enum AttachmentJSON {
         return .object(object)
     }
 
+    /// An attachment whose bytes follow as a multipart part: `{"content_type":…,"revpos":N,"digest":"md5-…","length":N,
+    /// "follows":true}`, plus `encoding`/`encoded_length` for gzip-stored data (sent as stored, §3.5.1).
+    static func follows(_ attachment: StoredAttachment) -> JSON {
+        var object = JSONObject()
+        object["content_type"] = .string(attachment.contentType)
+        object["revpos"] = .int(attachment.revpos)
+        object["digest"] = .string(attachment.digest)
+        object["length"] = .number(JSONNumber(attachment.length))
+        if let encoding = attachment.encoding {
+            object["encoding"] = .string(encoding)
+            if let encoded = attachment.encodedLength { object["encoded_length"] = .number(JSONNumber(encoded)) }
+        }
+        object["follows"] = .bool(true)
+        return .object(object)
+    }
+
     /// Inline data (`attachments=true`): `{"content_type":…,"revpos":N,"digest":"md5-…","data":"<base64>"}`,
     /// without `length`, as CouchDB writes it.
     static func inline(_ attachment: StoredAttachment, data: [UInt8]) -> JSON {
