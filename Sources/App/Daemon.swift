@@ -43,6 +43,7 @@ public final class Daemon: @unchecked Sendable {
         }
         let opened = try StorageBootstrap.open(config, logger: logger, observer: StorageMetrics(registry: metrics))
         self.opened = opened
+        removeLeftoverTemporaryFiles(opened.blobs)
         let admin = ServerAdmin(settings: config.admin, store: SQLiteAdminAccountStore(storage: opened.storage))
         if let generated = try admin.ensureAccount(configuredPassword: config.admin.password) {
             // Printed once, never logged: the hash is all that is kept.
@@ -74,6 +75,16 @@ public final class Daemon: @unchecked Sendable {
         }
         if let rootLine { line += "\n" + rootLine }
         return line
+    }
+
+    /// Before the listeners open, temporary files can only be a killed process's: half-written blobs and spooled
+    /// request bodies or multipart parts (the HTTP layer's `quartet-` files in the data directory's `tmp`).
+    private func removeLeftoverTemporaryFiles(_ blobs: BlobStore) {
+        blobs.removeTemporaryFiles()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: config.tempDirectory)) ?? []
+        for name in names where name.hasPrefix("quartet-") {
+            try? FileManager.default.removeItem(atPath: (config.tempDirectory as NSString).appendingPathComponent(name))
+        }
     }
 
     /// Mounts the operational endpoints and the APIs. The whole URL surface is visible here.

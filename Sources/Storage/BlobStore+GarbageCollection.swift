@@ -69,6 +69,12 @@ extension BlobStore {
         return found
     }
 
+    /// Removes every temp file of this store, whatever its age: at start-up, before anything is stored, they can
+    /// only be what a crashed process left (spec: orphaned temporary blob files are removed at start-up).
+    public func removeTemporaryFiles() {
+        removeStaleTempFiles(cutoff: Int64.max)
+    }
+
     /// Temp files older than the cutoff can only be leftovers of a crashed or failed store.
     private func removeStaleTempFiles(cutoff: Int64) {
         for name in FileIO.list(tempDirectory) where name.hasPrefix(Self.tempPrefix) && name.hasSuffix(Self.tempSuffix) {
