@@ -81,4 +81,32 @@ enum CouchFuzz {
             return .refused("\(error)")
         }
     }
+
+    /// A multipart/related document write (`PUT /{db}/{docid}`) with boundary `fuzz-boundary`, read into memory
+    /// spools. Accepted: each attachment's digest, blob hash and (identity) length belong to the bytes of one
+    /// published part. Refused: every spool was discarded.
+    static func multipart(_ input: [UInt8]) -> FuzzOutcome {
+        var spools: [MemorySpool] = []
+        let limits = RelatedDocumentReader.Limits(maxDocumentPart: 4096, maxAttachment: 1024)
+        do throws(CouchError) {
+            let (_, attachments) = try MultipartDocumentWrite.read(.bytes(input), boundary: "fuzz-boundary", limits: limits,
+                                                                   maxParts: 8, replicated: input.count % 2 == 0) {
+                let spool = MemorySpool()
+                spools.append(spool)
+                return spool
+            }
+            var byHash: [String: [UInt8]] = [:]
+            for spool in spools { byHash[Hex.encode(Crypto.sha256(spool.bytes))] = spool.bytes }
+            for (name, attachment) in attachments {
+                guard let bytes = byHash[attachment.blobHash] else { return .violated("\(name): no part holds its blob") }
+                guard attachment.digest == AttachmentDigest.string(md5: Crypto.md5(bytes)) else { return .violated("\(name): digest") }
+                if attachment.encoding == nil, attachment.length != Int64(bytes.count) { return .violated("\(name): length") }
+                guard bytes.count <= limits.maxAttachment else { return .violated("\(name): over the size limit") }
+            }
+            return .accepted
+        } catch {
+            guard spools.allSatisfy(\.discarded) else { return .violated("a refused body kept a spool: \(error)") }
+            return .refused("\(error)")
+        }
+    }
 }

@@ -13,6 +13,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case couchDocument = "couch-document"
     case couchChanges = "couch-changes"
     case couchAllDocs = "couch-all-docs"
+    case couchMultipart = "couch-multipart"
     case backbeamBQL = "backbeam-bql"
     case backbeamParameters = "backbeam-parameters"
 
@@ -31,6 +32,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .couchDocument: return CouchFuzz.document(input)
         case .couchChanges: return CouchFuzz.changes(input)
         case .couchAllDocs: return CouchFuzz.allDocs(input)
+        case .couchMultipart: return CouchFuzz.multipart(input)
         case .backbeamBQL: return BackbeamFuzz.bql(input)
         case .backbeamParameters: return BackbeamFuzz.parameters(input)
         }

@@ -60,6 +60,7 @@ final class CorpusReplayTests: XCTestCase {
     func testCouchDocumentCorpus() throws { _ = try replay(.couchDocument) }
     func testCouchChangesCorpus() throws { _ = try replay(.couchChanges) }
     func testCouchAllDocsCorpus() throws { _ = try replay(.couchAllDocs) }
+    func testCouchMultipartCorpus() throws { _ = try replay(.couchMultipart) }
     func testBackbeamBQLCorpus() throws { _ = try replay(.backbeamBQL) }
     func testBackbeamParametersCorpus() throws { _ = try replay(.backbeamParameters) }
 }
