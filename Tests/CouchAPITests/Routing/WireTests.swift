@@ -102,12 +102,13 @@ final class WireTests: XCTestCase {
         }
         XCTAssertThrowsError(try CouchConfig(["corsOrigins": "*", "corsCredentials": true]))
         // Batch limits: defaults of §4.9 and §3.12, configurable, never below 1.
-        XCTAssertEqual([defaults.maxBulkDocs, defaults.maxBulkGet, defaults.maxPurgeDocuments, defaults.maxPurgeRevisions],
-                       [10000, 10000, 100, 1000])
+        XCTAssertEqual([defaults.maxBulkDocs, defaults.maxBulkGet, defaults.maxPurgeDocuments, defaults.maxPurgeRevisions,
+                        defaults.maxMultipartParts], [10000, 10000, 100, 1000, 1000])
         let limits = try CouchConfig(["maxBulkDocs": .int(5), "maxBulkGet": .int(6), "maxPurgeDocuments": .int(7),
-                                      "maxPurgeRevisions": .int(8)])
-        XCTAssertEqual([limits.maxBulkDocs, limits.maxBulkGet, limits.maxPurgeDocuments, limits.maxPurgeRevisions], [5, 6, 7, 8])
-        for key in ["maxBulkDocs", "maxBulkGet", "maxPurgeDocuments", "maxPurgeRevisions"] {
+                                      "maxPurgeRevisions": .int(8), "maxMultipartParts": .int(9)])
+        XCTAssertEqual([limits.maxBulkDocs, limits.maxBulkGet, limits.maxPurgeDocuments, limits.maxPurgeRevisions,
+                        limits.maxMultipartParts], [5, 6, 7, 8, 9])
+        for key in ["maxBulkDocs", "maxBulkGet", "maxPurgeDocuments", "maxPurgeRevisions", "maxMultipartParts"] {
             XCTAssertThrowsError(try CouchConfig([key: .int(0)]), key)
         }
     }
