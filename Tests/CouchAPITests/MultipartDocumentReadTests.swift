@@ -168,3 +168,33 @@ final class MultipartDocumentReadTests: XCTestCase {
         XCTAssertEqual(spools.last?.bytes.count, 200_000)
     }
 }
+
+/// The bytes of multipart answers (spec §5.11.2, §5.11.3).
+final class MultipartRelatedWriterTests: XCTestCase {
+    func testLayoutIsCouchDBs() {
+        var related = MultipartRelated(boundary: "I")
+        related.appendDocument(Array(#"{"a":1}"#.utf8))
+        related.appendAttachment(StoredAttachment(name: #"q"\.txt"#, contentType: "text/plain", length: 2, digest: "md5-x",
+                                                  revpos: 1, blobHash: ""), bytes: Array("hi".utf8))
+        related.appendAttachment(StoredAttachment(name: "z.gz", contentType: "text/plain", length: 9, digest: "md5-y", revpos: 1,
+                                                  encoding: "gzip", encodedLength: 3, blobHash: ""), bytes: [1, 2, 3])
+        XCTAssertEqual(related.contentType, #"multipart/related; boundary="I""#)
+        let expected = "--I\r\nContent-Type: application/json\r\n\r\n{\"a\":1}\r\n--I"
+            + "\r\nContent-Disposition: attachment; filename=\"q\\\"\\\\.txt\"\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi\r\n--I"
+            + "\r\nContent-Disposition: attachment; filename=\"z.gz\"\r\nContent-Type: text/plain\r\nContent-Length: 3"
+            + "\r\nContent-Encoding: gzip\r\n\r\n\u{1}\u{2}\u{3}\r\n--I--"
+        XCTAssertEqual(String(decoding: related.finished(), as: UTF8.self), expected)
+    }
+
+    func testSplitSendsDataOnlyAfterTheKnownGeneration() throws {
+        let old = StoredAttachment(name: "old", contentType: "text/plain", length: 1, digest: "md5-o", revpos: 1, blobHash: "")
+        let new = StoredAttachment(name: "new", contentType: "text/plain", length: 3, digest: "md5-n", revpos: 3,
+                                   encoding: "gzip", encodedLength: 2, blobHash: "")
+        XCTAssertNil(MultipartRelated.split([old, new], since: 3))
+        let split = try XCTUnwrap(MultipartRelated.split([old, new], since: 2))
+        XCTAssertEqual(split.withData.map(\.name), ["new"])
+        XCTAssertEqual(String(decoding: split.json, as: UTF8.self),
+                       #"{"old":{"content_type":"text/plain","revpos":1,"digest":"md5-o","length":1,"stub":true},"#
+                       + #""new":{"content_type":"text/plain","revpos":3,"digest":"md5-n","length":3,"encoding":"gzip","encoded_length":2,"follows":true}}"#)
+    }
+}

@@ -187,3 +187,53 @@ final class MultipartTests: XCTestCase {
         }
     }
 }
+
+/// `Multipart.stream` hands a consumer each part's headers, content pieces and end, and stops when it refuses.
+final class MultipartStreamTests: XCTestCase {
+    private struct Recorder: MultipartConsumer {
+        var events: [String] = []
+        var refuseAfterBytes = Int.max
+        var bytes = 0
+
+        mutating func beginPart(_ headers: MultipartPartHeaders) throws(MultipartError) {
+            events.append("begin \(headers.filename ?? "-") \(headers.contentType ?? "-")")
+        }
+
+        mutating func partContent(_ chunk: UnsafeRawBufferPointer) throws(MultipartError) {
+            bytes += chunk.count
+            guard bytes <= refuseAfterBytes else { throw .rejected }
+            if case let last? = events.last, last.hasPrefix("data ") {
+                events[events.count - 1] = last + String(decoding: chunk, as: UTF8.self)
+            } else {
+                events.append("data " + String(decoding: chunk, as: UTF8.self))
+            }
+        }
+
+        mutating func endPart() throws(MultipartError) { events.append("end") }
+    }
+
+    private let body = Array(("--B\r\nContent-Type: application/json\r\n\r\n{}\r\n--B\r\n"
+        + "Content-Disposition: attachment; filename=\"a\"\r\n\r\n" + String(repeating: "x", count: 70_000) + "\r\n--B\r\n\r\n\r\n--B--").utf8)
+
+    func testEventsInOrderAcrossPieces() throws {
+        var recorder = Recorder()
+        try Multipart.stream(.bytes(body), boundary: "B", maxParts: 10, into: &recorder)
+        XCTAssertEqual(recorder.events, ["begin - application/json", "data {}", "end", "begin a -",
+                                         "data " + String(repeating: "x", count: 70_000), "end", "begin - -", "end"])
+    }
+
+    func testARefusalStopsTheScanAndTheLimitsHold() {
+        var recorder = Recorder(refuseAfterBytes: 100)
+        XCTAssertThrowsError(try Multipart.stream(.bytes(body), boundary: "B", maxParts: 10, into: &recorder)) {
+            XCTAssertEqual($0 as? MultipartError, .rejected)
+        }
+        XCTAssertFalse(recorder.events.contains("begin - -"), "nothing after the refusal")
+        var counted = Recorder()
+        XCTAssertThrowsError(try Multipart.stream(.bytes(body), boundary: "B", maxParts: 2, into: &counted)) {
+            XCTAssertEqual($0 as? MultipartError, .tooManyParts)
+        }
+        XCTAssertThrowsError(try Multipart.stream(.bytes(body), boundary: "", maxParts: 2, into: &counted)) {
+            XCTAssertEqual($0 as? MultipartError, .missingBoundary)
+        }
+    }
+}
