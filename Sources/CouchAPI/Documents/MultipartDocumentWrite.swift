@@ -21,25 +21,30 @@ enum MultipartDocumentWrite {
         let blobs = call.context.blobs
         let limits = RelatedDocumentReader.Limits(maxDocumentPart: call.config.maxDocumentSize,
                                                   maxAttachment: call.config.maxAttachmentSize)
+        let logger = call.context.logger
         let (document, attachments) = try read(call.request.body, boundary: boundary, limits: limits,
-                                               maxParts: call.config.maxMultipartParts, replicated: replicated) {
+                                               maxParts: call.config.maxMultipartParts, replicated: replicated,
+                                               report: { logger.error("multipart attachment not stored", metadata: ["error": "\($0)"]) }) {
             try blobs.writer()
         }
         return (.object(document), attachments)
     }
 
     /// Scans `body`, checks it and publishes its attachment parts through the spools `makeSpool` gives. On any
-    /// error every spool is discarded and CouchDB's error is thrown; nothing is published.
+    /// error every spool is discarded and CouchDB's error is thrown; nothing is published. `report` receives the
+    /// storage error behind a 500.
     static func read(_ body: RequestBody, boundary: String, limits: RelatedDocumentReader.Limits, maxParts: Int,
-                     replicated: Bool, makeSpool: @escaping () throws -> any AttachmentSpool)
+                     replicated: Bool, report: (String) -> Void = { _ in },
+                     makeSpool: @escaping () throws -> any AttachmentSpool)
         throws(CouchError) -> (JSONObject, [String: StoredAttachment]) {
         var reader = RelatedDocumentReader(limits: limits, makeSpool: makeSpool)
         do {
             try Multipart.stream(body, boundary: boundary, maxParts: maxParts, into: &reader)
             guard let document = reader.document else { throw CouchError.badRequest("The multipart body has no JSON document part") }
-            return (document, try reader.attachments(replicated: replicated))
+            return (document, try reader.attachments(replicated: replicated, report: report))
         } catch let error as MultipartError {
             reader.discardAll()
+            if let cause = reader.internalCause { report(cause) }
             throw reader.failure ?? Self.error(for: error)
         } catch let error as CouchError {
             reader.discardAll()

@@ -27,6 +27,8 @@ struct RelatedDocumentReader: MultipartConsumer {
     private(set) var parts: [ReceivedPart] = []
     /// Why the body was refused, when it was.
     private(set) var failure: CouchError?
+    /// The storage error behind a 500 `failure`, for the log (never for the client).
+    private(set) var internalCause: String?
     private var documentBytes: [UInt8] = []
     private var readingDocument = false
     private var current: ReceivedPart?
@@ -57,6 +59,7 @@ struct RelatedDocumentReader: MultipartConsumer {
         do {
             spool = try makeSpool()
         } catch {
+            internalCause = "\(error)"
             try fail(.internalError)
         }
         current = ReceivedPart(filename: claims.filename, contentLength: claims.length, gzip: claims.gzip, spool: spool)
@@ -75,6 +78,7 @@ struct RelatedDocumentReader: MultipartConsumer {
         do {
             try part.append(bytes)
         } catch {
+            internalCause = "\(error)"
             try fail(.internalError)
         }
     }
@@ -101,8 +105,9 @@ struct RelatedDocumentReader: MultipartConsumer {
     /// After the whole body was scanned: pairs every `follows` attachment with its part (§5.11.1: by
     /// `Content-Disposition` filename when every part names a distinct `follows` member, else by order), checks
     /// lengths and digests, and publishes the parts. Returns the attachments by name. On error nothing is
-    /// published; the caller discards the spools.
-    func attachments(replicated: Bool) throws(CouchError) -> [String: StoredAttachment] {
+    /// published (a storage failure while publishing may leave earlier parts published but unreferenced, which
+    /// blob garbage collection removes); the caller discards the spools. `report` receives a storage error.
+    func attachments(replicated: Bool, report: (String) -> Void = { _ in }) throws(CouchError) -> [String: StoredAttachment] {
         guard document != nil else { throw CouchError.badRequest("The multipart body has no JSON document part") }
         guard parts.count == follows.count else {
             throw CouchError.badRequest("The multipart body has fewer attachment parts than attachments marked follows")
@@ -120,6 +125,7 @@ struct RelatedDocumentReader: MultipartConsumer {
             do {
                 hash = try part.spool.publish()
             } catch {
+                report("\(error)")
                 throw CouchError.internalError
             }
             let gzip = attachment.gzip || part.gzip
