@@ -80,6 +80,16 @@ public final class ServerAdmin: Sendable {
         limiter.refusal(for: clientAddress, now: clock())
     }
 
+    /// Runs another account's password check (Couch's `_users` accounts) under the same failed-login limit:
+    /// an address that used up its failures is refused without checking, and a false `check` counts as a
+    /// failed login of `clientAddress`, so guessing a user's password is no faster than guessing the admin's.
+    public func limitedCheck(clientAddress: String, _ check: () -> Bool) -> AdminVerdict {
+        if case .refused(let wait) = limiter.begin(clientAddress, now: clock()) { return .rateLimited(retryAfterSeconds: wait) }
+        let correct = check()
+        limiter.finish(clientAddress, failed: !correct, now: clock())
+        return correct ? .ok : .wrong
+    }
+
     /// Checks an `Authorization` header sent from `clientAddress`. No header, or one that is not valid
     /// `Basic`, is `.wrong` without counting as a failed login (nothing was guessed).
     public func verify(authorization: String?, clientAddress: String) -> AdminVerdict {

@@ -38,10 +38,13 @@ struct CouchFailure: Error, Sendable {
     }
 }
 
-/// Checks cookies and Basic credentials against the server admin (§2.7.2: cookie first, then Basic; other
-/// schemes are ignored) and issues `AuthSession` tokens.
+/// Checks cookies and Basic credentials against the server admin and the `_users` accounts (§2.7.2: cookie
+/// first, then Basic; other schemes are ignored) and issues `AuthSession` tokens. The server admin's name
+/// always means the server admin, whatever `_users` holds.
 final class CouchAuthenticator: Sendable {
     let admin: ServerAdmin
+    /// The `_users` accounts (§3.10).
+    let users: UserDirectory
     private let secret: [UInt8]
     /// Cookie lifetime in seconds.
     let sessionTimeout: Int64
@@ -58,9 +61,10 @@ final class CouchAuthenticator: Sendable {
     private let digestKey = Crypto.randomBytes(32)
     private let now: @Sendable () -> Double
 
-    init(admin: ServerAdmin, secret: [UInt8], sessionTimeout: Int,
+    init(admin: ServerAdmin, users: UserDirectory, secret: [UInt8], sessionTimeout: Int,
          now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.admin = admin
+        self.users = users
         self.secret = secret
         self.sessionTimeout = Int64(sessionTimeout)
         self.now = now
@@ -89,7 +93,11 @@ final class CouchAuthenticator: Sendable {
             }
             return Credentials(name: admin.name, roles: ["_admin"], method: .basic)
         }
-        switch admin.verify(authorization: authorization, clientAddress: clientAddress) {
+        guard let basic = BasicCredentials(authorization: authorization) else { throw CouchFailure(.badCredentials) }
+        if basic.name != admin.name {
+            return try user(name: basic.name, password: basic.password, clientAddress: clientAddress, method: .basic)
+        }
+        switch admin.verify(name: basic.name, password: basic.password, clientAddress: clientAddress) {
         case .ok:
             if let current = currentSalt(clock) {
                 remembered.withLock { $0 = (digest, current, clock + Self.rememberedLifetime) }
@@ -102,8 +110,9 @@ final class CouchAuthenticator: Sendable {
         }
     }
 
-    /// `POST /_session`: checks a name and password (the server admin's, in P1).
+    /// `POST /_session`: checks a name and password (the server admin's or a `_users` account's).
     func login(name: String, password: String, clientAddress: String) throws(CouchFailure) -> Credentials {
+        guard name == admin.name else { return try user(name: name, password: password, clientAddress: clientAddress, method: .basic) }
         switch admin.verify(name: name, password: password, clientAddress: clientAddress) {
         case .ok: return Credentials(name: admin.name, roles: ["_admin"], method: .basic)
         case .wrong: throw CouchFailure(.badCredentials)
@@ -112,9 +121,32 @@ final class CouchAuthenticator: Sendable {
         }
     }
 
-    /// A new token for `user`, or nil when the key cannot be formed (no admin account yet).
+    /// A `_users` account's credentials, checked under the same failed-login limit as the admin's.
+    private func user(name: String, password: String, clientAddress: String,
+                      method: Credentials.Method) throws(CouchFailure) -> Credentials {
+        if let seconds = admin.loginRefusal(for: clientAddress) {
+            throw CouchFailure(.tooManyLoginFailures, headers: [("Retry-After", String(seconds))])
+        }
+        var verdict = AdminVerdict.ok
+        let account: UserAccount?
+        do {
+            account = try users.verify(name: name, password: password) { check in
+                verdict = admin.limitedCheck(clientAddress: clientAddress, check)
+                return verdict == .ok
+            }
+        } catch {
+            throw CouchFailure(.internalError)
+        }
+        if case .rateLimited(let seconds) = verdict {
+            throw CouchFailure(.tooManyLoginFailures, headers: [("Retry-After", String(seconds))])
+        }
+        guard let account else { throw CouchFailure(.badCredentials) }
+        return Credentials(user: account, method: method)
+    }
+
+    /// A new token for `user`, or nil when the key cannot be formed (no such account, or no password hash).
     func issueToken(user: String) -> String? {
-        guard let key = key() else { return nil }
+        guard let key = key(for: user) else { return nil }
         return SessionCookie.token(user: user, time: Int64(now()), key: key)
     }
 
@@ -125,17 +157,27 @@ final class CouchAuthenticator: Sendable {
     }
 
     private func verify(token: String) -> Credentials? {
-        guard let parsed = SessionCookie.parse(token), parsed.user == admin.name else { return nil }
+        guard let parsed = SessionCookie.parse(token) else { return nil }
         // Valid while now < T + timeout.
-        guard Double(parsed.time) + Double(sessionTimeout) > now(), let key = key(),
-              SessionCookie.verify(parsed, key: key) else { return nil }
-        return Credentials(name: parsed.user, roles: ["_admin"], method: .cookie(issuedAt: parsed.time))
+        guard Double(parsed.time) + Double(sessionTimeout) > now() else { return nil }
+        if parsed.user == admin.name {
+            guard let key = key(for: parsed.user), SessionCookie.verify(parsed, key: key) else { return nil }
+            return Credentials(name: parsed.user, roles: ["_admin"], method: .cookie(issuedAt: parsed.time))
+        }
+        // A user's key includes the salt of their current hash: a new password ends their sessions.
+        guard let account = try? users.account(named: parsed.user), let userSalt = account.credential?.salt,
+              SessionCookie.verify(parsed, key: secret + Array(userSalt.utf8)) else { return nil }
+        return Credentials(user: account, method: .cookie(issuedAt: parsed.time))
     }
 
     /// `server_secret ‖ user_salt`.
-    private func key() -> [UInt8]? {
-        guard let current = currentSalt(now()) else { return nil }
-        return secret + Array(current.utf8)
+    private func key(for user: String) -> [UInt8]? {
+        if user == admin.name {
+            guard let current = currentSalt(now()) else { return nil }
+            return secret + Array(current.utf8)
+        }
+        guard let account = try? users.account(named: user), let userSalt = account.credential?.salt else { return nil }
+        return secret + Array(userSalt.utf8)
     }
 
     /// The admin's password salt, re-read after `saltLifetime` seconds; it changes with the password.
@@ -144,6 +186,14 @@ final class CouchAuthenticator: Sendable {
         guard let current = try? admin.sessionSalt() else { return nil }
         salt.withLock { $0 = (current, clock + Self.saltLifetime) }
         return current
+    }
+}
+
+extension Credentials {
+    /// A `_users` account's credentials. Roles starting with `_` are dropped: they are the server's to
+    /// grant (§3.10 forbids them in user documents; a document replicated in with one gains nothing).
+    init(user account: UserAccount, method: Method) {
+        self.init(name: account.name, roles: account.roles.filter { !$0.hasPrefix("_") }, method: method)
     }
 }
 

@@ -18,7 +18,7 @@ enum DatabaseRoute {
     /// order, settled by the issue).
     private static func create(_ call: CouchCall, _ name: String) throws -> HTTPResponse {
         if try call.store.read({ try $0.database(named: name) }) != nil { throw CouchError.fileExists }
-        try DatabaseName.validate(name)
+        try DatabaseName.validate(name, allowsUsersDatabase: true)
         if call.query.flag("partitioned") { throw CouchError.badRequest("Partitioned databases are not supported.") }
         // µs since the epoch: instance_start_time. A re-created database gets a new value (§4.8).
         let micros = Int64(Date().timeIntervalSince1970 * 1_000_000)

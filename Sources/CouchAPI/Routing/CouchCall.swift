@@ -8,6 +8,8 @@ struct CouchCall {
     let method: HTTPMethod
     let route: CouchRoute
     let credentials: Credentials
+    /// What the caller may do in the addressed database (§2.8).
+    var permissions: Permissions = .none
     let query: QueryParameters
     let context: CouchContext
     /// The prefix absolute URLs start with below the host (`/couch`, or "" on the root listener).

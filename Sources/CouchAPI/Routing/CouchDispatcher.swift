@@ -36,6 +36,7 @@ enum CouchDispatcher {
                 return .response(call.finish(try RevsDiffRoute.handle(call, database: db, form: .missingRevs)))
             case "_purge": return try PurgeRoute.handle(call, database: db)
             case "_changes": return try ChangesRoute.handle(call, database: db)
+            case "_security": return .response(call.finish(try SecurityRoute.handle(call, database: db)))
             default: throw CouchError.notImplemented(feature)
             }
         case .notImplemented(let feature):

@@ -44,9 +44,10 @@ enum CouchHandler {
             guard route.allows(method) else {
                 throw CouchFailure(.methodNotAllowed(route.allowedMethods), headers: [("Allow", route.allowedMethods)])
             }
-            try Authorization.check(route, method: method, credentials: credentials)
+            let permissions = try Authorization.check(route, method: method, credentials: credentials, context: context)
             let call = CouchCall(request: request, method: method, route: route, credentials: credentials,
-                                 query: QueryParameters(form: request.queryParameters), context: context, mount: mount)
+                                 permissions: permissions, query: QueryParameters(form: request.queryParameters),
+                                 context: context, mount: mount)
             return try CouchDispatcher.run(call)
         } catch {
             let call = CouchCall(request: request, method: request.method, route: .welcome, credentials: credentials,

@@ -69,9 +69,8 @@ enum CouchRoute: Equatable {
             default: break
             }
         }
-        if s0.utf8.first == UInt8(ascii: "_") {
+        if s0.utf8.first == UInt8(ascii: "_"), s0 != DatabaseName.users {
             if serverNotImplemented.contains(s0) { return .notImplemented(feature: s0) }
-            // `_users` is P2; until user accounts exist it is as illegal as any other `_` name.
             throw .illegalDatabaseName(s0)
         }
         if first.invalidBytes != nil { throw .illegalDatabaseName(s0) }
@@ -132,6 +131,7 @@ enum CouchRoute: Equatable {
         case .localDocument: return "DELETE,GET,HEAD,PUT"
         case .attachment: return "DELETE,GET,HEAD,PUT"
         case .databaseFeature(_, let feature) where Self.postOnlyFeatures.contains(feature): return "POST"
+        case .databaseFeature(_, "_security"): return "GET,HEAD,PUT"
         case .databaseFeature, .notImplemented: return "GET,HEAD,POST"
         }
     }
@@ -143,6 +143,7 @@ enum CouchRoute: Equatable {
         switch self {
         case .databaseFeature(_, let feature) where Self.postOnlyFeatures.contains(feature): return method == .post
         case .databaseFeature(_, let feature) where Self.listingFeatures.contains(feature): return get || method == .post
+        case .databaseFeature(_, "_security"): return get || method == .put
         case .databaseFeature, .notImplemented: return true
         case .welcome, .up, .uuids, .allDatabases: return get
         case .session: return get || method == .post || method == .delete

@@ -46,6 +46,14 @@ public struct CouchConfig: Sendable, Equatable {
     /// Most `_changes` long polls, and separately most open continuous/eventsource feeds, of one user
     /// (beyond: 503, so one client cannot take all the server's memory).
     public var maxFeedsPerUser = 20_000
+    /// PBKDF2-HMAC-SHA256 iterations for new `_users` password hashes (§3.10).
+    public var passwordIterations = 100_000
+    /// Seconds a verified user password is remembered (§2.7.2).
+    public var authCacheTtl = 300
+    /// A database whose `_security` lists no members is public, as in CouchDB (Decision §2.8: false, admin-only).
+    public var publicWhenMembersEmpty = false
+    /// Anonymous callers may create `_users` accounts (Decision §3.10: false).
+    public var usersPublicSignup = false
 
     /// The defaults.
     public init() {}
@@ -55,6 +63,7 @@ public struct CouchConfig: Sendable, Equatable {
         "maxAttachmentSize", "maxRequestSize", "maxDocIdLength", "uuidsMaxCount", "maxBulkDocs", "maxBulkGet", "maxMultipartParts", "maxPurgeDocuments",
         "maxPurgeRevisions", "decodePlusToSpace",
         "corsOrigins", "corsCredentials", "wwwAuthenticate", "changesTimeout", "maxFeedsPerUser",
+        "passwordIterations", "authCacheTtl", "publicWhenMembersEmpty", "usersPublicSignup",
     ]
 
     /// Reads and validates the section; throws `ConfigError` naming `couch.<key>`.
@@ -100,6 +109,11 @@ public struct CouchConfig: Sendable, Equatable {
         wwwAuthenticate = try section.bool("wwwAuthenticate", false)
         changesTimeout = try section.int("changesTimeout", 60_000, min: 100, max: 86_400_000)
         maxFeedsPerUser = try section.int("maxFeedsPerUser", 20_000, min: 1, max: 10_000_000)
+        // At least 1000 rounds (below, a stolen hash is cheap to attack); at most what one login can afford.
+        passwordIterations = try section.int("passwordIterations", 100_000, min: 1000, max: UserAccount.maxIterations)
+        authCacheTtl = try section.int("authCacheTtl", 300, min: 0, max: 86_400)
+        publicWhenMembersEmpty = try section.bool("publicWhenMembersEmpty", false)
+        usersPublicSignup = try section.bool("usersPublicSignup", false)
     }
 
     /// `host:port` (IPv6 hosts in brackets) with a port in 0…65535; nil otherwise.
@@ -124,5 +138,7 @@ public struct CouchConfig: Sendable, Equatable {
             && a.decodePlusToSpace == b.decodePlusToSpace && a.corsOrigins == b.corsOrigins
             && a.corsCredentials == b.corsCredentials && a.wwwAuthenticate == b.wwwAuthenticate
             && a.changesTimeout == b.changesTimeout && a.maxFeedsPerUser == b.maxFeedsPerUser
+            && a.passwordIterations == b.passwordIterations && a.authCacheTtl == b.authCacheTtl
+            && a.publicWhenMembersEmpty == b.publicWhenMembersEmpty && a.usersPublicSignup == b.usersPublicSignup
     }
 }

@@ -14,6 +14,8 @@ final class CouchContext: Sendable {
     let cors: CouchCORS
     /// Waiting `_changes` feeds.
     let changes: ChangesFeeds
+    /// `_security` objects and `validate_doc_update` flags for users' requests (§2.8).
+    let access: AccessCache
     let logger: Logger
 
     init(config: CouchConfig, store: any CouchStore, blobs: BlobStore, authenticator: CouchAuthenticator,
@@ -24,6 +26,7 @@ final class CouchContext: Sendable {
         self.authenticator = authenticator
         self.compactor = Compactor(store: store, logger: logger)
         self.cors = CouchCORS(origins: config.corsOrigins, credentials: config.corsCredentials)
+        self.access = AccessCache(store: store)
         self.changes = ChangesFeeds(bus: bus, store: store, maxPerUser: config.maxFeedsPerUser, logger: logger)
         self.logger = logger
     }

@@ -16,6 +16,7 @@ public final class CouchService: Sendable {
     public convenience init(config: JSONObject, storage: Storage, blobs: BlobStore, admin: ServerAdmin, logger: Logger) throws {
         let parsed = try CouchConfig(config)
         let store = try SQLiteCouchStore(storage: storage, blobs: blobs)
+        if parsed.enabled { try UsersDatabase.ensure(store: store) }
         self.init(config: parsed, store: store, blobs: blobs, bus: storage.changes, admin: admin, logger: logger)
     }
 
@@ -23,7 +24,8 @@ public final class CouchService: Sendable {
     init(config: CouchConfig, store: any CouchStore, blobs: BlobStore, bus: ChangeBus, admin: ServerAdmin,
          logger: Logger) {
         self.config = config
-        let authenticator = CouchAuthenticator(admin: admin, secret: store.metadata.cookieSecret,
+        let users = UserDirectory(store: store, ttl: config.authCacheTtl)
+        let authenticator = CouchAuthenticator(admin: admin, users: users, secret: store.metadata.cookieSecret,
                                                sessionTimeout: config.sessionTimeout)
         context = CouchContext(config: config, store: store, blobs: blobs, authenticator: authenticator,
                                bus: bus, logger: logger)

@@ -14,9 +14,15 @@ extension SQLiteCouchStore {
     public func apply(database: String, bulk: [BulkEdit],
                       completion: @escaping @Sendable (Result<[EditOutcome], any Error>) -> Void) {
         let blobs = self.blobs
+        let epoch = accessEpoch
+        let changesAccess = Self.changesAccess(database: database, ids: bulk.lazy.compactMap { element -> String? in
+            if case .document(let edit) = element { return edit.id }
+            return nil
+        })
         storage.write({ ctx in
             // One job, so one transaction: every successful element commits together (§5.10).
             var job = try EditJob(ctx: ctx, blobs: blobs, database: database)
+            if changesAccess { ctx.afterCommit { epoch.advance() } }
             var outcomes: [EditOutcome] = []
             outcomes.reserveCapacity(bulk.count)
             for element in bulk {

@@ -10,6 +10,10 @@ public protocol CouchStore: Sendable {
     /// The server's uuid and cookie secret (created at first start, then fixed).
     var metadata: ServerMetadata { get }
 
+    /// Moves after every commit that changes what authorization reads (`_security`, design documents,
+    /// `_users`, databases created or deleted), so caches of those facts know when they are stale.
+    var accessEpoch: AccessEpoch { get }
+
     /// The plain read of a document's winner (§3.3.1 without options): one indexed lookup whose stored
     /// bytes `body` copies out. The buffers are valid only during `body`.
     func winner<T>(database: String, docID: String, _ body: (StoredWinner) throws -> T) throws -> Lookup<T>
@@ -27,6 +31,9 @@ public protocol CouchStore: Sendable {
     /// false when there is none. Subscribers of its change topic get an event with `deletedDetail` and
     /// sequence `Int64.max` (it passes every feed's cursor).
     func deleteDatabase(name: String) throws -> Bool
+
+    /// Stores the `_security` object (compact JSON) of `database`; false when there is no such database.
+    func setSecurity(database: String, object: [UInt8]) throws -> Bool
 
     /// Sets `_revs_limit`; false when there is no such database.
     func setRevsLimit(database: String, limit: Int) throws -> Bool
@@ -62,6 +69,9 @@ public protocol CouchStore: Sendable {
 public protocol CouchReader {
     /// The database named `name`, or nil.
     func database(named name: String) throws -> DatabaseRecord?
+
+    /// The `_security` object and live design document bodies of database `name`, or nil when it does not exist.
+    func access(databaseNamed name: String) throws -> StoredAccess?
 
     /// Database names in byte order under `query` (§3.1.3).
     func databaseNames(_ query: DatabaseListQuery) throws -> [String]

@@ -5,8 +5,11 @@ extension SQLiteCouchStore {
     public func apply(database: String, edits: [DocumentEdit],
                       completion: @escaping @Sendable (Result<[EditOutcome], any Error>) -> Void) {
         let blobs = self.blobs
+        let epoch = accessEpoch
+        let changesAccess = Self.changesAccess(database: database, ids: edits.lazy.map(\.id))
         storage.write({ ctx in
             var job = try EditJob(ctx: ctx, blobs: blobs, database: database)
+            if changesAccess { ctx.afterCommit { epoch.advance() } }
             let outcomes = try edits.map { try job.apply($0) }
             try job.finish()
             return outcomes

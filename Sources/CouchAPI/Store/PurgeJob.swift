@@ -27,7 +27,12 @@ extension SQLiteCouchStore {
     public func purge(database: String, requests: [PurgeRequest],
                       completion: @escaping @Sendable (Result<PurgeResult, any Error>) -> Void) {
         let blobs = self.blobs
-        storage.write({ ctx in try PurgeJob.run(ctx: ctx, blobs: blobs, database: database, requests: requests) },
+        let epoch = accessEpoch
+        let changesAccess = Self.changesAccess(database: database, ids: requests.lazy.map(\.id))
+        storage.write({ ctx in
+            if changesAccess { ctx.afterCommit { epoch.advance() } }
+            return try PurgeJob.run(ctx: ctx, blobs: blobs, database: database, requests: requests)
+        },
                       completion: completion)
     }
 }

@@ -3,17 +3,22 @@ import Storage
 
 extension SQLiteCouchStore {
     public func createDatabase(name: String, createdMicros: Int64) throws -> Bool {
-        try storage.writeAndWait { ctx -> Bool in
+        let epoch = accessEpoch
+        return try storage.writeAndWait { ctx -> Bool in
             // The unique name decides a race between two creators: one inserts, the other sees 412.
-            try ctx.db.run("INSERT OR IGNORE INTO couch_databases (name, created_us) VALUES (?, ?)",
-                           [.text(name), .integer(createdMicros)]) == 1
+            let created = try ctx.db.run("INSERT OR IGNORE INTO couch_databases (name, created_us) VALUES (?, ?)",
+                                         [.text(name), .integer(createdMicros)]) == 1
+            if created { ctx.afterCommit { epoch.advance() } }
+            return created
         }
     }
 
     public func deleteDatabase(name: String) throws -> Bool {
         let blobs = self.blobs
+        let epoch = accessEpoch
         return try storage.writeAndWait { ctx -> Bool in
             guard let id = try Self.databaseID(name, ctx.db) else { return false }
+            ctx.afterCommit { epoch.advance() }
             // Every attachment row holds one reference to its blob.
             var hashes: [String] = []
             try ctx.db.forEachRow("""

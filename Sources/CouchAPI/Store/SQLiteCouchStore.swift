@@ -18,6 +18,7 @@ public final class SQLiteCouchStore: CouchStore {
     let storage: Storage
     let blobs: BlobStore
     public let metadata: ServerMetadata
+    public let accessEpoch = AccessEpoch()
 
     /// Opens the store; creates the server uuid and cookie secret on first start (one durable write).
     public init(storage: Storage, blobs: BlobStore) throws {
