@@ -3,20 +3,30 @@ import HTTP
 
 /// Turning a JSON document body into an edit (spec §3.3.3, §4.6, §5.3, §5.4).
 enum DocumentWrites {
-    /// The edit for `json` written as document `id`. `queryRev` is `?rev=`; `newEdits` false makes it a
-    /// replicated write. Validation happens here, before any storage is touched (nothing is stored on error).
-    /// `follows`: the attachments of a multipart/related body, already received and published.
-    static func edit(_ call: CouchCall, id: String, json: JSON, queryRev: RevID?, newEdits: Bool,
-                     follows: [String: StoredAttachment]? = nil) throws -> DocumentEdit {
+    /// The edit for `json` written as document `id`. `queryRev` is `?rev=`, `headerRev` the `If-Match`
+    /// revision; `newEdits` false makes it a replicated write. Validation happens here, before any storage
+    /// is touched (nothing is stored on error). `follows`: the attachments of a multipart/related body,
+    /// already received and published.
+    static func edit(_ call: CouchCall, id: String, json: JSON, queryRev: RevID?, headerRev: RevID? = nil,
+                     newEdits: Bool, follows: [String: StoredAttachment]? = nil) throws -> DocumentEdit {
         let input = try DocumentInput(json, maxDocIDLength: call.config.maxDocIdLength)
-        return try edit(call, id: id, input: input, queryRev: queryRev, newEdits: newEdits, follows: follows)
+        return try edit(call, id: id, input: input, queryRev: queryRev, headerRev: headerRev, newEdits: newEdits,
+                        follows: follows)
     }
 
     /// The edit for a body already split into its members (a `_bulk_docs` element).
-    static func edit(_ call: CouchCall, id: String, input: DocumentInput, queryRev: RevID?, newEdits: Bool,
+    static func edit(_ call: CouchCall, id: String, input original: DocumentInput, queryRev: RevID?,
+                     headerRev: RevID? = nil, newEdits: Bool,
                      follows: [String: StoredAttachment]? = nil) throws -> DocumentEdit {
+        var input = original
         if let queryRev, let bodyRev = input.rev, bodyRev != queryRev {
             throw CouchError.badRequest("Document rev from request body and query string have different values")
+        }
+        // `If-Match` stands in for a missing explicit revision and must agree with a present one (§3.3.3).
+        let resolved = try DocumentETags.reconcile(explicit: input.namedRevision ?? queryRev, header: headerRev)
+        let queryRev = input.namedRevision == nil ? resolved : queryRev
+        if call.route.database == UsersDatabase.name, !DocumentID.isDesign(id), !DocumentID.isLocal(id) {
+            try UserWrites.check(call, id: id, body: &input.body, deleted: input.deleted)
         }
         let bodyText = JSON.object(input.body).serializedBytes()
         // §4.9: the limit applies to the body's compact form without `_attachments`.
@@ -39,8 +49,13 @@ enum DocumentWrites {
     /// Runs one edit as a parked write (the worker thread is released during the group commit) and answers
     /// `{"ok":true,"id":…,"rev":…}` with `ETag` and, when `location`, a `Location` header (the document's URL,
     /// or `locationURL` when given: an attachment `PUT` names the attachment).
+    ///
+    /// With `batch` (`?batch=ok`, Decision §5.10) the answer still waits for the durable commit, then is 202
+    /// `{"ok":true,"id":…}` without `rev`; a per-document refusal (a conflict) is logged, not reported, which
+    /// is CouchDB's contract for batch mode. Answering before the commit would acknowledge a write a crash
+    /// could still lose.
     static func submit(_ call: CouchCall, database: String, edit: DocumentEdit, location: Bool,
-                       locationURL: String? = nil,
+                       locationURL: String? = nil, batch: Bool = false,
                        status: @escaping @Sendable (_ deleted: Bool) -> HTTPStatus) -> Reply {
         // A shutdown waits for the job: it still commits, and a 503 would invite a duplicate write.
         let parked = ParkedResponse(timeout: .seconds(120), awaitsCompletionOnShutdown: true) {
@@ -52,6 +67,15 @@ enum DocumentWrites {
         call.store.apply(database: database, edits: [edit]) { result in
             let response: HTTPResponse
             switch result {
+            case .success(let outcomes) where batch:
+                if case .failed(let error)? = outcomes.first {
+                    call.context.logger.notice("couch batch write refused",
+                                               metadata: ["db": "\(database)", "id": "\(id)", "error": "\(error.error)"])
+                }
+                var body = JSONObject()
+                body["ok"] = .bool(true)
+                body["id"] = .string(id)
+                response = CouchResponse.json(.accepted, .object(body))
             case .success(let outcomes):
                 switch outcomes.first {
                 case .ok(let rev)?:

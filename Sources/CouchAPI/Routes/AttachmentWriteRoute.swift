@@ -17,6 +17,7 @@ enum AttachmentWriteRoute {
     private static func put(_ call: CouchCall, database: String, documentID: PathSegment, segments: [PathSegment]) throws -> Reply {
         let (id, name, rev) = try DocumentWriteRoute.databaseFirst(call, database) { () throws -> (String, String, RevID?) in
             let id = try DocumentID.validate(utf8: documentID.bytes, maxLength: call.config.maxDocIdLength)
+            try WritePermission.check(call, id: id)
             let name = try attachmentName(segments)
             if let encoding = call.request.headers["Content-Encoding"]?.trimmingSpaces(), !encoding.isEmpty,
                encoding.lowercased() != "identity" {
@@ -69,6 +70,7 @@ enum AttachmentWriteRoute {
     private static func delete(_ call: CouchCall, database: String, documentID: PathSegment, segments: [PathSegment]) throws -> Reply {
         guard documentID.invalidBytes == nil else { throw CouchError.missing }
         let id = documentID.text
+        try WritePermission.check(call, id: id)
         let name = try attachmentName(segments)
         let rev = try requestedRev(call)
         let parent = try call.store.read { reader -> StoredRevision in

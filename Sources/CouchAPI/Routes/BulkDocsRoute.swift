@@ -36,9 +36,12 @@ enum BulkDocsRoute {
                                                        reason: "The database is busy; try again.")))
         }
         let ids = elements.map(\.id)
-        call.store.apply(database: database, bulk: elements.map(\.edit)) { result in
+        // Design documents and fail-closed validation (§2.8) refuse single elements; the others go on.
+        let refusals = elements.map { $0.edit.isLocal ? nil : WritePermission.refusal(call, id: $0.id) }
+        let allowed = zip(elements, refusals).compactMap { $1 == nil ? $0.edit : nil }
+        call.store.apply(database: database, bulk: allowed) { result in
             let response: HTTPResponse
-            switch result {
+            switch result.map({ BulkDocsRoute.merge($0, refusals: refusals) }) {
             case .success(let outcomes) where outcomes.count == ids.count:
                 response = CouchResponse.json(.created, bytes: render(ids: ids, outcomes: outcomes, newEdits: newEdits,
                                                                       replicatedRevs: newEdits ? [] : elements.map(\.rev)))
@@ -50,6 +53,12 @@ enum BulkDocsRoute {
             parked.complete(call.finish(response))
         }
         return .parked(parked)
+    }
+
+    /// The outcomes of the applied elements with the refused ones put back in their places.
+    static func merge(_ applied: [EditOutcome], refusals: [CouchError?]) -> [EditOutcome] {
+        var next = applied.makeIterator()
+        return refusals.compactMap { refusal in refusal.map(EditOutcome.failed) ?? next.next() }
     }
 
     /// Interactive: one entry per element, `{"ok":true,"id","rev"}` or `{"id","error","reason"}`.

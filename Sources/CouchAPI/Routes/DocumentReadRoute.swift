@@ -7,6 +7,28 @@ enum DocumentReadRoute {
         // Bytes that are not UTF-8 can never name a stored document.
         guard segment.invalidBytes == nil else { throw CouchError.missing }
         let id = segment.text
+        // In `_users` a user sees only their own document; any other is "missing" (§3.10).
+        if !call.credentials.isServerAdmin, database == UsersDatabase.name, !UserWrites.mayRead(call, id: id) {
+            throw CouchError.missing
+        }
+        let response = try answer(call, database: database, id: id)
+        // One header lookup when there is no `If-None-Match`.
+        guard call.request.headers["If-None-Match"] != nil else { return response }
+        return notModified(call, response) ?? response
+    }
+
+    /// 304 with the `ETag` and no body when `If-None-Match` names the answer's ETag (P2, §3.3.1; a `W/`
+    /// prefix is ignored: weak comparison). Answers without an ETag (metadata was asked for) never are.
+    private static func notModified(_ call: CouchCall, _ response: HTTPResponse) -> HTTPResponse? {
+        guard response.status == .ok, let etag = response.headers["ETag"] else { return nil }
+        let validators = Validators(etag: etag)
+        guard validators.isNotModified(call.request) else { return nil }
+        var headers = HTTPHeaders()
+        validators.addHeaders(to: &headers, notModified: true)
+        return HTTPResponse(status: .notModified, headers: headers, body: .empty)
+    }
+
+    private static func answer(_ call: CouchCall, database: String, id: String) throws -> HTTPResponse {
         if call.query.isEmpty { return try plain(call, database: database, id: id, options: nil) }
         let options = try ReadOptions(call.query)
         if let openRevs = options.openRevs { return try OpenRevsRead.handle(call, database: database, id: id, openRevs, options) }

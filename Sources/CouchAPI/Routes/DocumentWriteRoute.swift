@@ -16,18 +16,24 @@ enum DocumentWriteRoute {
     private static func put(_ call: CouchCall, database: String, segment: PathSegment) throws -> Reply {
         let edit = try databaseFirst(call, database) {
             let id = try DocumentID.validate(utf8: segment.bytes, maxLength: call.config.maxDocIdLength)
+            try WritePermission.check(call, id: id)
             let queryRev = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
             let newEdits = call.query.value("new_edits")?.lowercased() != "false"
+            let headerRev = try DocumentETags.ifMatch(call.request)
             // multipart/related with a boundary: the document and its `follows` attachments (§5.11.1).
             if let boundary = MultipartDocumentWrite.boundary(call.request) {
                 let (json, follows) = try MultipartDocumentWrite.read(call, boundary: boundary, replicated: !newEdits)
-                return try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, newEdits: newEdits, follows: follows)
+                return try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, headerRev: headerRev,
+                                               newEdits: newEdits, follows: follows)
             }
             let json = try RequestBodies.json(call.request, limit: call.config.maxRequestSize)
-            return try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, newEdits: newEdits)
+            return try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, headerRev: headerRev,
+                                           newEdits: newEdits)
         }
         // 200 for a deletion, 201 otherwise (CouchDB's `update_doc` status).
-        return DocumentWrites.submit(call, database: database, edit: edit, location: true) { $0 ? .ok : .created }
+        return DocumentWrites.submit(call, database: database, edit: edit, location: true, batch: isBatch(call)) {
+            $0 ? .ok : .created
+        }
     }
 
     /// `POST /{db}`: a document with a server id unless the body names one; 201 even for a deletion.
@@ -42,16 +48,30 @@ enum DocumentWriteRoute {
         // A `_local/` id names a local document, which has no tree (§3.4).
         if DocumentID.isLocal(id) { return try LocalDocumentRoute.put(call, database: database, id: id, json: json) }
         let edit = try databaseFirst(call, database) {
-            try DocumentWrites.edit(call, id: id, json: json, queryRev: nil, newEdits: true)
+            try WritePermission.check(call, id: id)
+            return try DocumentWrites.edit(call, id: id, json: json, queryRev: nil, newEdits: true)
         }
-        return DocumentWrites.submit(call, database: database, edit: edit, location: true) { _ in .created }
+        return DocumentWrites.submit(call, database: database, edit: edit, location: true, batch: isBatch(call)) { _ in
+            .created
+        }
+    }
+
+    /// `?batch=ok` (§5.10): written durably like any write, answered 202 without `rev`.
+    private static func isBatch(_ call: CouchCall) -> Bool {
+        call.query.value("batch") == "ok"
     }
 
     /// `DELETE /{db}/{docid}?rev=…`: a tombstone child of that revision, with an empty body and no attachments.
     private static func delete(_ call: CouchCall, database: String, segment: PathSegment) throws -> Reply {
-        let rev = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
+        let queryRev = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
+        let rev = try DocumentETags.reconcile(explicit: queryRev, header: try DocumentETags.ifMatch(call.request))
         guard segment.invalidBytes == nil else { throw CouchError.missing }
         let id = segment.text
+        try WritePermission.check(call, id: id)
+        if call.route.database == UsersDatabase.name, !DocumentID.isDesign(id) {
+            var body = JSONObject()
+            try UserWrites.check(call, id: id, body: &body, deleted: true)
+        }
         // The document must exist and be live before the revision is looked at (§3.3.4).
         try call.store.read { reader in
             guard let db = try reader.database(named: database) else { throw CouchError.databaseMissing }
@@ -77,7 +97,9 @@ enum DocumentWriteRoute {
         if DocumentID.isLocal(targetID) {
             throw CouchError.badRequest("COPY to a _local document is not supported by this server.")
         }
-        let sourceRev = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
+        try WritePermission.check(call, id: targetID)
+        let queryRev = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
+        let sourceRev = try DocumentETags.reconcile(explicit: queryRev, header: try DocumentETags.ifMatch(call.request))
         guard segment.invalidBytes == nil else { throw CouchError.missing }
         let sourceID = segment.text
         let source = try call.store.read { reader -> StoredRevision in

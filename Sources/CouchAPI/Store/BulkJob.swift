@@ -8,6 +8,12 @@ public enum BulkEdit: Sendable {
     case document(DocumentEdit)
     /// `_local` document `id` written with revision number `rev` and `body`, or deleted when `body` is nil.
     case local(id: String, rev: Int64, body: [UInt8]?)
+
+    /// Whether this is a `_local` document write.
+    public var isLocal: Bool {
+        if case .local = self { return true }
+        return false
+    }
 }
 
 extension SQLiteCouchStore {
