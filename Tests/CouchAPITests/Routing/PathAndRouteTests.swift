@@ -41,9 +41,13 @@ final class PathAndRouteTests: XCTestCase {
         XCTAssertEqual(try route("/_session"), .session)
         XCTAssertEqual(try route("/_config/x/y"), .notImplemented(feature: "_config"))
         XCTAssertEqual(try route("/_node/_local/_config"), .notImplemented(feature: "_node"))
-        for name in ["/_replicator", "/_users", "/_foo", "/_up/x"] {
+        for name in ["/_replicator", "/_foo", "/_up/x", "/_usersx"] {
             XCTAssertThrowsError(try route(name)) { XCTAssertEqual(($0 as? CouchError)?.error, "illegal_database_name") }
         }
+        // The user database is a database (§3.10).
+        XCTAssertEqual(try route("/_users"), .database("_users"))
+        XCTAssertEqual(try route("/_users/org.couchdb.user:bob"), .document("_users", id: PathSegment("org.couchdb.user:bob")))
+        XCTAssertEqual(try route("/_users/_security"), .databaseFeature("_users", feature: "_security"))
     }
 
     func testDatabaseResources() throws {
