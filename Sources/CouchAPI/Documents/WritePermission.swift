@@ -17,7 +17,14 @@ enum WritePermission {
     /// The refusal for writing document `id`, nil when allowed (`_bulk_docs` reports it per element).
     static func refusal(_ call: CouchCall, id: String) -> CouchError? {
         let permissions = call.permissions
-        guard !permissions.isDatabaseAdmin, !DocumentID.isLocal(id) else { return nil }
+        guard !permissions.isDatabaseAdmin else { return nil }
+        // In `_users` a caller below the server admin writes account documents only (a sign-up's `POST` could
+        // otherwise name a `_local` document).
+        if DocumentID.isLocal(id), call.route.database == UsersDatabase.name {
+            return call.credentials.name == nil ? .unauthorized("You are not authorized to access this db.")
+                : .forbidden("Only the server admin may use this resource of the user database.")
+        }
+        if DocumentID.isLocal(id) { return nil }
         if DocumentID.isDesign(id) { return Authorization.notDatabaseAdmin(call.credentials) }
         if permissions.validatesUpdates { return validationUnsupported }
         return nil

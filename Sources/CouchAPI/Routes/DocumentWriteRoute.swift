@@ -46,7 +46,10 @@ enum DocumentWriteRoute {
             return (json, input.id ?? call.context.ids.next())
         }
         // A `_local/` id names a local document, which has no tree (§3.4).
-        if DocumentID.isLocal(id) { return try LocalDocumentRoute.put(call, database: database, id: id, json: json) }
+        if DocumentID.isLocal(id) {
+            try WritePermission.check(call, id: id)
+            return try LocalDocumentRoute.put(call, database: database, id: id, json: json)
+        }
         let edit = try databaseFirst(call, database) {
             try WritePermission.check(call, id: id)
             return try DocumentWrites.edit(call, id: id, json: json, queryRev: nil, newEdits: true)

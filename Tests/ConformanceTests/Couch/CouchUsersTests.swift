@@ -177,5 +177,9 @@ final class CouchUsersSignupTests: CouchTestCase {
                     403, "forbidden", "You may only update your own user document.")
         assertError(try send("GET", path, auth: .anonymous), 401, "unauthorized")
         assertError(try send("GET", "/db", auth: .basic("eve", "x")), 403, "forbidden")
+        assertError(try send("POST", "/_users", body: #"{"_id":"_local/x"}"#, auth: .anonymous), 401, "unauthorized")
+        assertError(try send("POST", "/_users", body: #"{"_id":"_design/x"}"#, auth: .anonymous), 401, "unauthorized",
+                    "You are not a db or server admin.")
+        XCTAssertEqual(try send("GET", "/_users/_local/x").status, 404)
     }
 }
