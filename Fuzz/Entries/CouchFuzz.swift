@@ -37,6 +37,32 @@ enum CouchFuzz {
         } catch {
             outcomes.append(.refused("\(error)"))
         }
+        outcomes.append(users(json))
+        return FuzzOutcome.all(outcomes)
+    }
+
+    /// The same JSON as a `_security` object, as a `_users` account (its stored hash checked against a
+    /// password) and through the built-in `_users` rules as a user's write of their own document.
+    static func users(_ json: JSON) -> FuzzOutcome {
+        var outcomes: [FuzzOutcome] = []
+        do throws(CouchError) {
+            _ = try SecurityObject(validating: json)
+            outcomes.append(.accepted)
+        } catch {
+            outcomes.append(.refused("\(error)"))
+        }
+        guard case .object(var body) = json else { return FuzzOutcome.all(outcomes) }
+        if let account = UserAccount(body: body) { _ = account.verify("password") }
+        do throws(CouchError) {
+            let caller = Credentials(name: "bob", roles: [], method: .basic)
+            try UserDocumentRules.apply(id: "org.couchdb.user:bob", body: &body, deleted: false, old: nil, caller: caller,
+                                        iterations: 1000)
+            // A body that passed holds no plaintext password.
+            if body["password"] != nil { return .violated("a password survived the _users rules") }
+            outcomes.append(.accepted)
+        } catch {
+            outcomes.append(.refused("\(error)"))
+        }
         return FuzzOutcome.all(outcomes)
     }
 
