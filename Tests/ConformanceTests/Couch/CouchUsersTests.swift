@@ -183,3 +183,22 @@ final class CouchUsersSignupTests: CouchTestCase {
         XCTAssertEqual(try send("GET", "/_users/_local/x").status, 404)
     }
 }
+
+/// CD-176's limit: wrong `_users` passwords count against the client address like the admin's (§2.7.2).
+final class CouchUsersLoginLimitTests: CouchTestCase {
+    override var environment: [String: String] {
+        ["QUARTET_ADMIN_MAX_FAILED_LOGINS": "2", "QUARTET_COUCH_PASSWORD_ITERATIONS": "1000"]
+    }
+
+    func test_CD_176_wrongUserPasswordsAreLimitedPerAddress() throws {
+        try createUser("bob", password: "pw")
+        XCTAssertEqual(try send("GET", "/_session", auth: .basic("bob", "pw")).status, 200)
+        assertError(try send("GET", "/_session", auth: .basic("bob", "guess1")), 401, "unauthorized")
+        assertError(try send("POST", "/_session", body: #"{"name":"nobody","password":"guess2"}"#, auth: .anonymous),
+                    401, "unauthorized")
+        // The address used up its failures: refused without checking, even the right password.
+        let limited = try send("GET", "/_session", auth: .basic("bob", "pw"))
+        XCTAssertEqual(limited.status, 429, limited.text)
+        XCTAssertNotNil(limited.header("Retry-After"))
+    }
+}
