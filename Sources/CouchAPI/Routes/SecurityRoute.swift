@@ -23,7 +23,7 @@ enum SecurityRoute {
             throw CouchError.forbidden("You can't edit the security object of the user database.")
         }
         let json = try DocumentWriteRoute.databaseFirst(call, database) { () throws -> JSON in
-            try RequestBodies.requireJSON(call.request)
+            // Any Content-Type: the body is parsed as JSON (§2.3).
             let json = try RequestBodies.json(call.request, limit: call.config.maxDocumentSize)
             _ = try SecurityObject(validating: json)
             return json

@@ -92,8 +92,9 @@ final class CouchSecurityTests: CouchTestCase {
                     "admins or members must be a JSON list of strings")
         assertError(try send("PUT", "/db/_security", body: "[]"), 400, "bad_request")
         XCTAssertEqual(try send("GET", "/db/_security").text, "{}\n", "nothing stored")
-        // Legacy `readers` stands for `members`.
-        try setSecurity(#"{"readers":{"names":["bob"]}}"#)
+        // Any Content-Type (§2.3); legacy `readers` stands for `members`.
+        let plain = try send("PUT", "/db/_security", body: #"{"readers":{"names":["bob"]}}"#, contentType: "text/plain")
+        XCTAssertEqual(plain.status, 200, plain.text)
         XCTAssertEqual(try send("GET", "/db", auth: bob).status, 200)
         // Decision §2.8: no members means admin-only.
         try setSecurity(Self.security(admins: ["alice"]))
