@@ -36,8 +36,15 @@ enum DocumentETags {
     /// The revision of an `If-Match` header (quotes, and a weak `W/` prefix, stripped); nil without one.
     /// A malformed revision is 400 "Invalid rev format".
     static func ifMatch(_ request: HTTPRequest) throws(CouchError) -> RevID? {
-        guard let value = request.headers["If-Match"] else { return nil }
+        guard let value = request.headers["If-Match"], !value.trimmingSpaces().isEmpty else { return nil }
         return try RevID(parsing: unquoted(value))
+    }
+
+    /// `?rev=` or `If-Match` (they must agree): the revision a `DELETE`, a `COPY` source or an attachment
+    /// write names.
+    static func requestedRev(_ call: CouchCall) throws(CouchError) -> RevID? {
+        let query = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
+        return try reconcile(explicit: query, header: try ifMatch(call.request))
     }
 
     /// The parent an edit names: the explicit revision (body `_rev`/`_revisions`, else `?rev=`) or `If-Match`

@@ -103,16 +103,7 @@ enum AttachmentWriteRoute {
 
     /// `?rev=` or `If-Match` (quotes removed); both present and different → 400, as CouchDB answers.
     static func requestedRev(_ call: CouchCall) throws -> RevID? {
-        let query = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
-        var header: RevID?
-        if var text = call.request.headers["If-Match"]?.trimmingSpaces(), !text.isEmpty {
-            if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
-            header = try RevID(parsing: text)
-        }
-        if let query, let header, query != header {
-            throw CouchError.badRequest("Document rev and etag have different values")
-        }
-        return query ?? header
+        try DocumentETags.requestedRev(call)
     }
 
     /// The revision an edit names: unknown → 409 `not_found` "missing_rev"; known without a stored body

@@ -66,8 +66,7 @@ enum DocumentWriteRoute {
 
     /// `DELETE /{db}/{docid}?rev=…`: a tombstone child of that revision, with an empty body and no attachments.
     private static func delete(_ call: CouchCall, database: String, segment: PathSegment) throws -> Reply {
-        let queryRev = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
-        let rev = try DocumentETags.reconcile(explicit: queryRev, header: try DocumentETags.ifMatch(call.request))
+        let rev = try DocumentETags.requestedRev(call)
         guard segment.invalidBytes == nil else { throw CouchError.missing }
         let id = segment.text
         try WritePermission.check(call, id: id)
@@ -101,8 +100,7 @@ enum DocumentWriteRoute {
             throw CouchError.badRequest("COPY to a _local document is not supported by this server.")
         }
         try WritePermission.check(call, id: targetID)
-        let queryRev = try call.query.value("rev").map { text throws(CouchError) in try RevID(parsing: text) }
-        let sourceRev = try DocumentETags.reconcile(explicit: queryRev, header: try DocumentETags.ifMatch(call.request))
+        let sourceRev = try DocumentETags.requestedRev(call)
         guard segment.invalidBytes == nil else { throw CouchError.missing }
         let sourceID = segment.text
         let source = try call.store.read { reader -> StoredRevision in
