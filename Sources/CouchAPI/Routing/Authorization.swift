@@ -48,6 +48,9 @@ enum Authorization {
             if database == UsersDatabase.name {
                 return try usersDatabase(route, method: method, credentials: credentials, context: context)
             }
+            // Only a public database (empty members, `couch.publicWhenMembersEmpty`) admits anonymous callers:
+            // without that setting they are refused before any lookup, so random names cost no reads.
+            if credentials.name == nil, !context.config.publicWhenMembersEmpty { throw notAllowed(credentials) }
             let facts = try context.access.facts(database)
             let permissions = grant(facts, credentials: credentials, publicWhenMembersEmpty: context.config.publicWhenMembersEmpty)
             guard permissions.level >= .member else { throw notAllowed(credentials) }
