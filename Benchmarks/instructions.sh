@@ -2,8 +2,11 @@
 # Instructions per request, counted by callgrind: repeatable where wall-clock rates on a shared machine are
 # not, so single changes can be compared (user-space instructions only; the kernel's share is not counted).
 #
-#   Benchmarks/instructions.sh KIND [COUNT]     KIND: post | get | query | health | couch-get | couch-put;
-#                                               COUNT default 1000
+#   [KEEP=DIR] Benchmarks/instructions.sh KIND [COUNT]  KIND: post | get | query | health | couch-get | couch-put |
+#                                                   couch-bulk; COUNT default 1000 (couch-bulk: 20)
+#
+# couch-bulk is one replicated `_bulk_docs` request of 500 new documents with 3-revision histories; its
+# counts are also printed per document.
 #
 # Builds the release binary, seeds 20,000 Recipe objects (rating indexed) into a throw-away data directory
 # (for the couch kinds: 20,000 documents of about 1 KB in the Couch database `bench`),
@@ -12,8 +15,9 @@
 # instructions per request of each busy thread and of all threads together. Stops the server itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-KIND=${1:?usage: Benchmarks/instructions.sh post|get|query|health|couch-get|couch-put [COUNT]}
-COUNT=${2:-1000}
+KIND=${1:?usage: Benchmarks/instructions.sh post|get|query|health|couch-get|couch-put|couch-bulk [COUNT]}
+# A couch-bulk request carries 500 documents: fewer requests, and per-document figures as well.
+if [ "$KIND" = couch-bulk ]; then COUNT=${2:-20} WARMUP=4 PER=500; else COUNT=${2:-1000} WARMUP=200 PER=1; fi
 command -v valgrind >/dev/null || { echo "installing valgrind"; apt-get install -y -qq valgrind >/dev/null; }
 swift build -c release --static-swift-stdlib --product quartet >/dev/null
 WORK=$(mktemp -d)
@@ -37,14 +41,17 @@ esac
 kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
 serve valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$WORK/cg.%p" "$WORK/quartet"
 client() { python3 Benchmarks/load/instruction_client.py --port "$PORT" --kind "$KIND" --ids "$WORK/ids.txt" --count "$1"; }
-client 200 >/dev/null
+client "$WARMUP" >/dev/null
 callgrind_control -z "$SERVER_PID" >/dev/null
 client "$COUNT"
 callgrind_control -d "$SERVER_PID" >/dev/null
 kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=""
-# The dump taken after the measured requests is the one numbered .1-<thread>.
+# The dump taken after the measured requests is the one numbered .1-<thread>; KEEP=DIR keeps them there for
+# callgrind_annotate.
+[ -n "${KEEP:-}" ] && mkdir -p "$KEEP" && cp "$WORK"/cg.*.1-* "$KEEP"/
 for f in "$WORK"/cg.*.1-*; do
   awk '/^thread:/ {t=$2} /^summary:/ {print t, $2; exit}' "$f"
-done | sort -k2 -n -r | awk -v n="$COUNT" -v kind="$KIND" '
-  {total += $2; if (NR <= 4) printf "thread %s: %.0f instructions per request\n", $1, $2 / n}
-  END {printf "%s: %.0f instructions per request, all threads\n", kind, total / n}'
+done | sort -k2 -n -r | awk -v n="$COUNT" -v kind="$KIND" -v per="$PER" '
+  function doc(x) { return per > 1 ? sprintf(" (%.0f per document)", x / n / per) : "" }
+  {total += $2; if (NR <= 4) printf "thread %s: %.0f instructions per request%s\n", $1, $2 / n, doc($2)}
+  END {printf "%s: %.0f instructions per request%s, all threads\n", kind, total / n, doc(total)}'

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """One keep-alive client for Benchmarks/instructions.sh: sends N requests of one kind, one at a time.
 
-    instruction_client.py --port P --kind post|get|query|health|couch-get|couch-put --count N [--ids FILE]
+    instruction_client.py --port P --kind post|get|query|health|couch-get|couch-put|couch-bulk --count N [--ids FILE]
 Keys: PARSE_APP_ID, PARSE_REST_KEY (Parse kinds) or COUCH_PASSWORD (Couch kinds, user COUCH_USER or admin)
-from the environment. Prints how many answers were not 2xx.
+from the environment. Prints how many answers were not 2xx. `couch-bulk` is one `_bulk_docs` request with
+`new_edits:false` and 500 new documents with 3-revision histories (the shape of load/couch_bulk.py), ids from a
+seeded generator so that every run writes the same bytes.
 """
 import argparse
 import base64
@@ -17,7 +19,8 @@ from urllib.parse import quote
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
-    ap.add_argument("--kind", required=True, choices=["post", "get", "query", "health", "couch-get", "couch-put"])
+    ap.add_argument("--kind", required=True, choices=["post", "get", "query", "health", "couch-get", "couch-put",
+                                                     "couch-bulk"])
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--ids")
     args = ap.parse_args()
@@ -44,6 +47,14 @@ def main():
         elif args.kind == "couch-put":
             body = json.dumps({"name": f"posted {i}", "rating": rng.randrange(100_000), "pad": "x" * 900})
             conn.request("PUT", f"/couch/bench/new{os.getpid()}-{i}", body=body, headers=headers)
+        elif args.kind == "couch-bulk":
+            docs = []
+            for n in range(500):
+                ids = [rng.randbytes(16).hex() for _ in range(3)]
+                docs.append({"_id": rng.randbytes(12).hex(), "_rev": f"3-{ids[0]}",
+                             "_revisions": {"start": 3, "ids": ids}, "type": "item", "n": n, "ok": True})
+            body = json.dumps({"new_edits": False, "docs": docs}, separators=(",", ":"))
+            conn.request("POST", "/couch/bench/_bulk_docs", body=body, headers=headers)
         elif args.kind == "query":
             where = json.dumps({"rating": {"$gte": rng.randrange(90_000)}})
             conn.request("GET", "/parse/classes/Recipe?where=" + quote(where) + "&order=rating&limit=20", headers=headers)
