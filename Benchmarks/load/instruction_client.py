@@ -34,6 +34,8 @@ def main():
                    "X-Parse-REST-API-Key": os.environ["PARSE_REST_KEY"]}
     rng = random.Random(7)
     ids = [line.strip() for line in open(args.ids)] if args.ids else []
+    # Its own generator, seeded by the count, so that the warm-up requests (another count) write other ids.
+    bulk_rng = random.Random(args.count)
     bad = 0
     for i in range(args.count):
         if args.kind == "post":
@@ -50,8 +52,8 @@ def main():
         elif args.kind == "couch-bulk":
             docs = []
             for n in range(500):
-                ids = [rng.randbytes(16).hex() for _ in range(3)]
-                docs.append({"_id": rng.randbytes(12).hex(), "_rev": f"3-{ids[0]}",
+                ids = [bulk_rng.randbytes(16).hex() for _ in range(3)]
+                docs.append({"_id": bulk_rng.randbytes(12).hex(), "_rev": f"3-{ids[0]}",
                              "_revisions": {"start": 3, "ids": ids}, "type": "item", "n": n, "ok": True})
             body = json.dumps({"new_edits": False, "docs": docs}, separators=(",", ":"))
             conn.request("POST", "/couch/bench/_bulk_docs", body=body, headers=headers)
