@@ -39,6 +39,43 @@ final class RevTreeEncodingTests: XCTestCase {
         }
     }
 
+    /// The writer's shortcut for a new document's tree gives the same bytes as merging the path into an
+    /// empty tree, stemming and encoding, for every mix of key forms, deletion and stemming limit.
+    func testEncodedNewPathMatchesMergeStemEncode() throws {
+        let paths = [
+            try T.path(1, [T.hex("a")]),
+            try T.path(3, [T.hex("c"), T.hex("b"), T.hex("a")]),
+            try T.path(9, ["x", T.hex("E"), "~y~", T.hex("0")]),
+            try T.path(2147483647, [T.hex("f"), T.hex("e"), "z"]),
+            try T.path(1200, (0..<1200).map { _ in T.hex("d") }.enumerated().map { $0.offset % 3 == 0 ? "k\($0.offset)" : $0.element }),
+        ]
+        for path in paths {
+            for deleted in [false, true] {
+                for limit in [-1, 0, 1, 2, 3, 5, 1000, 5000] {
+                    for seq: Int64 in [0, 1, 300, Int64.max] {
+                        var tree = RevTree()
+                        tree.mergeReplicated(path, deleted: deleted, seq: seq)
+                        tree.stem(limit: limit)
+                        XCTAssertEqual(RevTree.encodedNewPath(path, deleted: deleted, seq: seq, limit: limit), tree.encoded(),
+                                       "\(path.newest) deleted \(deleted) limit \(limit) seq \(seq)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testRevisionTextsOfDigestsAndTexts() throws {
+        let cases = [("1-" + T.hex("a"), "1-" + T.hex("a")), ("2147483647-" + T.hex("0"), "2147483647-" + T.hex("0")),
+                     ("10-0123456789abcdef0123456789ABCDEF", "10-0123456789abcdef0123456789abcdef"),
+                     ("0-x", "0-x"), ("12-abc", "12-abc"), ("007-" + T.hex("F"), "7-" + T.hex("f"))]
+        for (text, expected) in cases {
+            let rev = try RevID(parsing: text)
+            XCTAssertEqual(rev.description, expected)
+            XCTAssertEqual(try RevID(parsing: rev.description), rev)
+        }
+        XCTAssertEqual(RevKey.digest(0x0123456789abcdef, 0xfedcba9876543210).suffix, "0123456789abcdeffedcba9876543210")
+    }
+
     func testDigestRevisionsTakeAbout20Bytes() throws {
         var tree = RevTree()
         var parent: RevID?

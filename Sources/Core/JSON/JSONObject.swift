@@ -110,10 +110,14 @@ public struct JSONObject: Sendable {
 
     /// Byte equality of two keys.
     static func sameKey(_ a: String, _ b: String) -> Bool {
-        // Byte-equal strings are always canonically equal, so Swift's `==` (fast for ASCII and small
-        // strings) rules out nearly every mismatch; the byte comparison then settles the rest, such as
-        // "\u{E9}" versus "e\u{301}", which `==` calls equal.
-        a == b && a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        // The lengths rule out nearly every mismatch; the bytes, compared where they lie (a comparison
+        // generic over `String.UTF8View` cost about 200 instructions per key), settle the rest, such as
+        // "\u{E9}" versus "e\u{301}", which Swift's `==` calls equal.
+        guard a.utf8.count == b.utf8.count else { return false }
+        let same = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+        }
+        return (same ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 }
 

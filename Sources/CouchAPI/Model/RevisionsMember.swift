@@ -22,7 +22,9 @@ extension RevPath {
         keys.reserveCapacity(ids.count)
         for id in ids {
             guard case .string(let suffix) = id else { throw .docValidation("RevId isn't a string") }
-            switch RevKey.parseSuffix(suffix.utf8) {
+            // Over the contiguous bytes: the parse generic over `String.UTF8View` cost about 1,500
+            // instructions per id, three ids per replicated document.
+            switch suffix.utf8.withContiguousStorageIfAvailable({ RevKey.parseSuffix($0) }) ?? RevKey.parseSuffix(suffix.utf8) {
             case .key(let key): keys.append(key)
             case .notHex: throw .docValidation("RevId isn't a valid hexadecimal")
             case .malformed: throw .invalidRevFormat

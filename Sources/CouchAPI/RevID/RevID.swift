@@ -30,7 +30,27 @@ public struct RevID: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The text form: generation in decimal (no leading zeros), a dash, the suffix (§4.4).
-    public var description: String { "\(generation)-\(key.suffix)" }
+    public var description: String {
+        // One buffer for the common digest form: interpolation and the suffix's own string cost about
+        // 1,000 instructions per id, and every stored revision is written as text.
+        guard case .digest(let high, let low) = key, generation >= 0 else { return "\(generation)-\(key.suffix)" }
+        var digits = 1
+        var rest = generation / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        return String(unsafeUninitializedCapacity: digits + 33) { buffer in
+            var value = generation
+            for position in stride(from: digits - 1, through: 0, by: -1) {
+                buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
+            }
+            buffer[digits] = UInt8(ascii: "-")
+            RevKey.writeHex(high, low, into: buffer, at: digits + 1)
+            return digits + 33
+        }
+    }
 
     /// The suffix as written after the dash.
     public var suffix: String { key.suffix }

@@ -42,12 +42,41 @@ public enum RevKey: Sendable, Hashable {
         }
     }
 
+    /// Appends the key bytes (see `bytes`) without building an array for them first.
+    func appendBytes(to out: inout [UInt8]) {
+        switch self {
+        case .digest(let high, let low):
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: high >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: low >> UInt64(shift))) }
+        case .text(let text):
+            out.append(contentsOf: text)
+        }
+    }
+
     /// The suffix as written in revision ids: 32 lowercase hex digits for a digest (so `1-ABC…` comes
     /// back as `1-abc…`, as on CouchDB), the text itself otherwise.
     public var suffix: String {
         switch self {
-        case .digest: return Hex.encode(bytes)
+        case .digest(let high, let low):
+            return String(unsafeUninitializedCapacity: 32) { buffer in
+                Self.writeHex(high, low, into: buffer, at: 0)
+                return 32
+            }
         case .text(let text): return String(decoding: text, as: UTF8.self)
+        }
+    }
+
+    /// Writes the 32 lowercase hex digits of a digest at `offset` (which leaves room for them). Revision
+    /// ids are written for every stored and answered revision; going through `bytes` and `Hex.encode`
+    /// allocated twice per id.
+    static func writeHex(_ high: UInt64, _ low: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { table in
+            for i in 0..<16 {
+                let shift = UInt64(60 - 4 * i)
+                buffer[offset + i] = table[Int(truncatingIfNeeded: (high >> shift) & 0xF)]
+                buffer[offset + 16 + i] = table[Int(truncatingIfNeeded: (low >> shift) & 0xF)]
+            }
         }
     }
 

@@ -31,23 +31,51 @@ extension RevTree {
         Self.appendVarint(UInt64(nodes.count), to: &out)
         var previousGeneration = 0
         for (i, node) in nodes.enumerated() {
-            Self.appendVarint(UInt64(node.rev.generation - previousGeneration), to: &out)
-            previousGeneration = node.rev.generation
-            var flags: UInt8 = node.deleted ? Flag.deleted : 0
-            if node.hasBody { flags |= Flag.hasBody }
-            switch node.rev.key {
-            case .digest:
-                out.append(flags | Flag.digest)
-                out.append(contentsOf: node.rev.key.bytes)
-            case .text(let text):
-                out.append(flags)
-                Self.appendVarint(UInt64(text.count), to: &out)
-                out.append(contentsOf: text)
-            }
-            Self.appendVarint(node.parentIndex >= 0 ? UInt64(i - node.parentIndex) : 0, to: &out)
-            Self.appendVarint(UInt64(max(0, node.seq)), to: &out)
+            Self.appendNode(node.rev, deleted: node.deleted, hasBody: node.hasBody,
+                            parentDistance: node.parentIndex >= 0 ? i - node.parentIndex : 0, seq: node.seq,
+                            previousGeneration: &previousGeneration, to: &out)
         }
         return out
+    }
+
+    /// The bytes of the tree a replicated `path` makes in an empty tree (§5.4), stemmed to `limit`: what
+    /// `mergeReplicated` into `RevTree()`, then `stem(limit:)` and `encoded()` give, without building the
+    /// nodes. A new document is what a replicator pushes most, and building its tree cost the writer more
+    /// than the bytes themselves.
+    static func encodedNewPath(_ path: RevPath, deleted: Bool, seq: Int64, limit: Int) -> [UInt8] {
+        // Stemming keeps the newest `limit` revisions of the single branch (a limit below 1 counts as 1).
+        let kept = min(path.count, max(1, limit))
+        var out: [UInt8] = [Self.formatVersion]
+        out.reserveCapacity(2 + kept * 22)
+        Self.appendVarint(UInt64(kept), to: &out)
+        var previousGeneration = 0
+        // Oldest first; each node's parent is the one before it, the oldest kept is a root.
+        for i in stride(from: kept - 1, through: 0, by: -1) {
+            Self.appendNode(path.revision(at: i), deleted: i == 0 && deleted, hasBody: i == 0,
+                            parentDistance: i == kept - 1 ? 0 : 1, seq: seq,
+                            previousGeneration: &previousGeneration, to: &out)
+        }
+        return out
+    }
+
+    /// One node of the layout above; `parentDistance` 0 for a root.
+    private static func appendNode(_ rev: RevID, deleted: Bool, hasBody: Bool, parentDistance: Int, seq: Int64,
+                                   previousGeneration: inout Int, to out: inout [UInt8]) {
+        appendVarint(UInt64(rev.generation - previousGeneration), to: &out)
+        previousGeneration = rev.generation
+        var flags: UInt8 = deleted ? Flag.deleted : 0
+        if hasBody { flags |= Flag.hasBody }
+        switch rev.key {
+        case .digest:
+            out.append(flags | Flag.digest)
+            rev.key.appendBytes(to: &out)
+        case .text(let text):
+            out.append(flags)
+            appendVarint(UInt64(text.count), to: &out)
+            out.append(contentsOf: text)
+        }
+        appendVarint(UInt64(parentDistance), to: &out)
+        appendVarint(UInt64(max(0, seq)), to: &out)
     }
 
     /// Reads a tree written by `encoded()`.
