@@ -119,7 +119,7 @@ enum BulkDocsRoute {
             }
             let edit = try DocumentWrites.edit(call, id: id, input: input, queryRev: nil, newEdits: newEdits)
             // A replicated failure names the revision the element carried: the head of its path.
-            let named = newEdits ? rev : (input.revisions?.newest.description ?? rev)
+            let named = newEdits || input.revisions == nil ? rev : edit.revisionText
             elements.append(Element(id: id, rev: named, edit: .document(edit)))
         }
         return (elements, newEdits, allOrNothing)

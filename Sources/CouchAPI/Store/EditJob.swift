@@ -62,6 +62,10 @@ struct EditJob {
 
     /// Applies one edit; refusals are outcomes, storage failures throw (failing the whole job).
     mutating func apply(_ edit: DocumentEdit) throws -> EditOutcome {
+        if case .replicated(let path) = edit.mode, edit.attachments.isEmpty, let revText = edit.revisionText,
+           try insertNew(edit, path: path, revText: revText) {
+            return .ok(path.newest)
+        }
         let existing = try load(edit.id)
         var tree = existing?.tree ?? RevTree()
         let seq = updateSeq + 1
@@ -115,6 +119,31 @@ struct EditJob {
         return .ok(rev)
     }
 
+    /// A replicated edit of a document that does not exist yet, what a replicator pushes most (§5.4): the
+    /// tree is the path alone (stemmed), its newest revision the winner. The row's insert is the existence
+    /// check (`DO NOTHING` when the id is taken), so a new document costs two statements and no lookup;
+    /// false when the document exists (then nothing was written and no sequence number was used, and the
+    /// general path merges the edit into the stored tree). Edits with attachments take the general path.
+    private mutating func insertNew(_ edit: DocumentEdit, path: RevPath, revText: String) throws -> Bool {
+        let seq = updateSeq + 1
+        let treeBytes = RevTree.encodedNewPath(path, deleted: edit.deleted, seq: seq, limit: revsLimit)
+        let size = Int64(edit.bodyText.count)
+        let bodyText = SQLValue.text(edit.bodyString)
+        let inserted = try ctx.db.run("""
+            INSERT INTO couch_docs (db_id, doc_id, seq, rev, deleted, body, atts, size, tree)
+            VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?) ON CONFLICT (db_id, doc_id) DO NOTHING
+            """, [.integer(databaseID), .text(edit.id), .integer(seq), .text(revText),
+                  .integer(edit.deleted ? 1 : 0), bodyText, .integer(size), .blob(treeBytes)])
+        guard inserted == 1 else { return false }
+        try ctx.db.run("INSERT INTO couch_revs (doc_rowid, rev, deleted, body, att_count) VALUES (?, ?, ?, ?, 0)",
+                       [.integer(ctx.db.lastInsertRowID), .text(revText), .integer(edit.deleted ? 1 : 0), bodyText])
+        externalDelta += size
+        activeDelta += Int64(treeBytes.count) + size
+        if edit.deleted { delCountDelta += 1 } else { docCountDelta += 1 }
+        updateSeq = seq
+        return true
+    }
+
     /// Writes the outcome of an edit: the document row (with the winner's copy when it changed), the new
     /// revision's body and attachments, and the removal of stemmed revisions.
     private mutating func store(_ edit: DocumentEdit, rev: RevID, attachments: [StoredAttachment], tree: RevTree,
@@ -123,7 +152,7 @@ struct EditJob {
         let treeBytes = tree.encoded()
         let attachmentBytes = attachments.reduce(Int64(0)) { $0 + $1.length }
         // One string for both rows that hold the body (the revision's and, when it wins, the winner's copy).
-        let bodyText = SQLValue.text(String(decoding: edit.bodyText, as: UTF8.self))
+        let bodyText = SQLValue.text(edit.bodyString)
         // The winner's copy: the new revision, the previous winner, or (rarely) another leaf now winning.
         var copy: (body: SQLValue, atts: [UInt8]?, size: Int64)?
         if winner.rev == rev {

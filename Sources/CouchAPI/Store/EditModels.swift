@@ -32,13 +32,22 @@ public struct DocumentEdit: Sendable {
     /// The document id (validated).
     public var id: String
     /// Interactive or replicated.
-    public var mode: Mode
+    public var mode: Mode {
+        didSet { revisionText = Self.revisionText(mode) }
+    }
     /// Whether the new revision is a tombstone.
     public var deleted: Bool
     /// The body without special members (hashed into interactive revision ids).
     public var body: JSONObject
     /// `body` as compact JSON text, as it is stored and sent.
-    public var bodyText: [UInt8]
+    public var bodyText: [UInt8] {
+        didSet { bodyString = String(decoding: bodyText, as: UTF8.self) }
+    }
+    /// `bodyText` as the string the store binds, made here so the writer thread does not copy it.
+    public private(set) var bodyString: String
+    /// For replicated edits: the text of the revision written (`mode`'s newest), made here for the same
+    /// reason (the store writes it, and a failed `_bulk_docs` element names it).
+    public private(set) var revisionText: String?
     /// The new revision's attachments in order; empty for none.
     public var attachments: [AttachmentInput]
     /// For interactive edits without stubs: the revision id the edit gets when its parent is the requested
@@ -54,12 +63,19 @@ public struct DocumentEdit: Sendable {
         self.deleted = deleted
         self.body = body
         self.bodyText = bodyText
+        bodyString = String(decoding: bodyText, as: UTF8.self)
         self.attachments = attachments
         speculativeRev = nil
+        revisionText = Self.revisionText(mode)
         if case .interactive(let requested) = mode, let entries = Self.hashEntries(attachments) {
             speculativeRev = try RevisionHash.newRevID(parent: requested, deleted: deleted, body: body,
                                                       attachments: entries)
         }
+    }
+
+    private static func revisionText(_ mode: Mode) -> String? {
+        guard case .replicated(let path) = mode else { return nil }
+        return path.newest.description
     }
 
     /// The hash entries of attachments that all carry data (nil when one is a stub or lacks an MD5).
