@@ -2,7 +2,8 @@
 # Instructions per request, counted by callgrind: repeatable where wall-clock rates on a shared machine are
 # not, so single changes can be compared (user-space instructions only; the kernel's share is not counted).
 #
-#   [KEEP=DIR] Benchmarks/instructions.sh KIND [COUNT]  KIND: post | get | query | health | couch-get | couch-put |
+#   [KEEP=DIR] [QUARTET_BIN=PATH] Benchmarks/instructions.sh KIND [COUNT]
+#                                                   KIND: post | get | query | health | couch-get | couch-put |
 #                                                   couch-bulk; COUNT default 1000 (couch-bulk: 20)
 #
 # couch-bulk is one replicated `_bulk_docs` request of 500 new documents with 3-revision histories; its
@@ -19,12 +20,13 @@ KIND=${1:?usage: Benchmarks/instructions.sh post|get|query|health|couch-get|couc
 # A couch-bulk request carries 500 documents: fewer requests, and per-document figures as well.
 if [ "$KIND" = couch-bulk ]; then COUNT=${2:-20} WARMUP=4 PER=500; else COUNT=${2:-1000} WARMUP=200 PER=1; fi
 command -v valgrind >/dev/null || { echo "installing valgrind"; apt-get install -y -qq valgrind >/dev/null; }
-swift build -c release --static-swift-stdlib --product quartet >/dev/null
+# QUARTET_BIN=path counts another build (an earlier commit's, to compare) instead of building this tree.
+[ -n "${QUARTET_BIN:-}" ] || swift build -c release --static-swift-stdlib --product quartet >/dev/null
 WORK=$(mktemp -d)
 SERVER_PID=""
 trap '[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
 # valgrind 3.19 cannot read the DWARF 5 debug information Swift writes; symbols stay.
-strip --strip-debug -o "$WORK/quartet" .build/release/quartet
+strip --strip-debug -o "$WORK/quartet" "${QUARTET_BIN:-.build/release/quartet}"
 export PARSE_APP_ID=benchApp PARSE_REST_KEY=benchRestKey PARSE_MASTER_KEY=benchMasterKey
 export QUARTET_PARSE_APP_ID=$PARSE_APP_ID QUARTET_PARSE_REST_API_KEY=$PARSE_REST_KEY QUARTET_PARSE_MASTER_KEY=$PARSE_MASTER_KEY
 export COUCH_PASSWORD=benchAdminPassword QUARTET_ADMIN_PASSWORD=benchAdminPassword
