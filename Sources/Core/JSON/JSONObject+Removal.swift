@@ -13,4 +13,13 @@ extension JSONObject {
         for (i, pair) in pairs.enumerated() where !doomed.contains(i) { kept.append(pair) }
         self = JSONObject(uniquePairs: kept, index: nil)
     }
+
+    /// The members for which `isIncluded` is true, in order. One pass without key lookups (the keys are
+    /// already distinct), where building the object member by member searches it for every key.
+    public func keepingMembers(where isIncluded: (_ key: String, _ value: JSON) throws -> Bool) rethrows -> JSONObject {
+        var kept: [(key: String, value: JSON)] = []
+        kept.reserveCapacity(count)
+        for pair in pairs where try isIncluded(pair.key, pair.value) { kept.append(pair) }
+        return JSONObject(uniquePairs: kept, index: nil)
+    }
 }

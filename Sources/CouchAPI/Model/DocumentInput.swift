@@ -34,17 +34,12 @@ public struct DocumentInput: Sendable {
         deleted = false
         attachments = nil
         // Most bodies have no special member at all: then the body is the object itself, not a copy.
-        guard object.keys.contains(where: SpecialMembers.isSpecial) else {
+        guard object.pairs.contains(where: { SpecialMembers.isSpecial($0.key) }) else {
             body = object
             return
         }
-        body = JSONObject()
         let hasRevisions = object.contains("_revisions")
-        for (key, value) in object {
-            guard SpecialMembers.isSpecial(key) else {
-                body[key] = value
-                continue
-            }
+        for (key, value) in object where SpecialMembers.isSpecial(key) {
             // String `==` is canonical equivalence, but no non-ASCII text is canonically equivalent to these
             // names (no singleton decomposition yields `_` or a-z), so this matches exactly their bytes.
             switch key {
@@ -58,12 +53,12 @@ public struct DocumentInput: Sendable {
                 guard case .object(let members) = value else { throw .badSpecialMember(key) }
                 attachments = members
             default:
-                switch SpecialMembers.handling(of: key) {
-                case .ignored: continue
-                case .kept: body[key] = value
-                case .refused: throw .badSpecialMember(key)
-                }
+                if SpecialMembers.handling(of: key) == .refused { throw .badSpecialMember(key) }
             }
+        }
+        // Ordinary members and the special ones kept as such, in place (one pass over the members).
+        body = object.keepingMembers { key, _ in
+            !SpecialMembers.isSpecial(key) || SpecialMembers.handling(of: key) == .kept
         }
     }
 
