@@ -46,8 +46,8 @@ public enum RevKey: Sendable, Hashable {
     func appendBytes(to out: inout [UInt8]) {
         switch self {
         case .digest(let high, let low):
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: high >> UInt64(shift))) }
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: low >> UInt64(shift))) }
+            withUnsafeBytes(of: high.bigEndian) { out.append(contentsOf: $0) }
+            withUnsafeBytes(of: low.bigEndian) { out.append(contentsOf: $0) }
         case .text(let text):
             out.append(contentsOf: text)
         }

@@ -39,12 +39,14 @@ enum BulkDocsRoute {
         // Design documents and fail-closed validation (§2.8) refuse single elements; the others go on.
         let refusals = elements.map { $0.edit.isLocal ? nil : WritePermission.refusal(call, id: $0.id) }
         let allowed = zip(elements, refusals).compactMap { $1 == nil ? $0.edit : nil }
+        // Only what the answer needs is kept for it: the edits themselves go to the store.
+        let replicatedRevs = newEdits ? [] : elements.map(\.rev)
         call.store.apply(database: database, bulk: allowed) { result in
             let response: HTTPResponse
             switch result.map({ BulkDocsRoute.merge($0, refusals: refusals) }) {
             case .success(let outcomes) where outcomes.count == ids.count:
                 response = CouchResponse.json(.created, bytes: render(ids: ids, outcomes: outcomes, newEdits: newEdits,
-                                                                      replicatedRevs: newEdits ? [] : elements.map(\.rev)))
+                                                                      replicatedRevs: replicatedRevs))
             case .success:
                 response = CouchResponse.error(.internalError)
             case .failure(let error):

@@ -25,7 +25,15 @@ extension SQLiteCouchStore {
             if case .document(let edit) = element { return edit.id }
             return nil
         })
-        storage.write({ ctx in
+        // The job takes the edits out of this box and hands them back with its outcomes, so that they are
+        // freed on the completion queue after the commit instead of by the writer thread (about 1,500
+        // instructions of releases per document of a 500-document request).
+        let handOff = Locked(bulk)
+        storage.write({ ctx -> (outcomes: [EditOutcome], edits: [BulkEdit]) in
+            let bulk = handOff.withLock { edits -> [BulkEdit] in
+                defer { edits = [] }
+                return edits
+            }
             // One job, so one transaction: every successful element commits together (§5.10).
             var job = try EditJob(ctx: ctx, blobs: blobs, database: database)
             if changesAccess { ctx.afterCommit { epoch.advance() } }
@@ -38,8 +46,8 @@ extension SQLiteCouchStore {
                 }
             }
             try job.finish()
-            return outcomes
-        }, completion: completion)
+            return (outcomes, bulk)
+        }, completion: { result in completion(result.map(\.outcomes)) })
     }
 }
 
