@@ -39,6 +39,7 @@ public struct DocumentInput: Sendable {
             return
         }
         let hasRevisions = object.contains("_revisions")
+        var keepsSpecial = false
         for (key, value) in object where SpecialMembers.isSpecial(key) {
             // String `==` is canonical equivalence, but no non-ASCII text is canonically equivalent to these
             // names (no singleton decomposition yields `_` or a-z), so this matches exactly their bytes.
@@ -53,12 +54,17 @@ public struct DocumentInput: Sendable {
                 guard case .object(let members) = value else { throw .badSpecialMember(key) }
                 attachments = members
             default:
-                if SpecialMembers.handling(of: key) == .refused { throw .badSpecialMember(key) }
+                switch SpecialMembers.handling(of: key) {
+                case .ignored: continue
+                case .kept: keepsSpecial = true
+                case .refused: throw .badSpecialMember(key)
+                }
             }
         }
-        // Ordinary members and the special ones kept as such, in place (one pass over the members).
+        // Ordinary members and the special ones kept as such, in place (one pass over the members; the
+        // names are only compared again when one of them is kept).
         body = object.keepingMembers { key, _ in
-            !SpecialMembers.isSpecial(key) || SpecialMembers.handling(of: key) == .kept
+            !SpecialMembers.isSpecial(key) || (keepsSpecial && SpecialMembers.handling(of: key) == .kept)
         }
     }
 

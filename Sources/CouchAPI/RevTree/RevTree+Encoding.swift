@@ -45,17 +45,41 @@ extension RevTree {
     static func encodedNewPath(_ path: RevPath, deleted: Bool, seq: Int64, limit: Int) -> [UInt8] {
         // Stemming keeps the newest `limit` revisions of the single branch (a limit below 1 counts as 1).
         let kept = min(path.count, max(1, limit))
-        var out: [UInt8] = [Self.formatVersion]
-        out.reserveCapacity(2 + kept * 22)
-        Self.appendVarint(UInt64(kept), to: &out)
-        var previousGeneration = 0
-        // Oldest first; each node's parent is the one before it, the oldest kept is a root.
-        for i in stride(from: kept - 1, through: 0, by: -1) {
-            Self.appendNode(path.revision(at: i), deleted: i == 0 && deleted, hasBody: i == 0,
-                            parentDistance: i == kept - 1 ? 0 : 1, seq: seq,
-                            previousGeneration: &previousGeneration, to: &out)
+        // At most 10 bytes per varint (count; per node generation, parent distance, sequence, text
+        // length), one flags byte and the key's bytes.
+        var capacity = 11
+        for i in 0..<kept {
+            if case .text(let text) = path.keys[i] { capacity += 41 + text.count } else { capacity += 47 }
         }
-        return out
+        // Written through a buffer of that capacity: appending byte by byte to an array was most of the
+        // cost (about 600 instructions per revision).
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, written in
+            var writer = UnsafeByteWriter(buffer: buffer)
+            writer.byte(Self.formatVersion)
+            writer.varint(UInt64(kept))
+            var previousGeneration = 0
+            // Oldest first; each node's parent is the one before it, the oldest kept is a root.
+            for i in stride(from: kept - 1, through: 0, by: -1) {
+                let generation = path.start - i
+                writer.varint(UInt64(generation - previousGeneration))
+                previousGeneration = generation
+                var flags: UInt8 = 0
+                if i == 0 { flags = deleted ? Flag.hasBody | Flag.deleted : Flag.hasBody }
+                switch path.keys[i] {
+                case .digest(let high, let low):
+                    writer.byte(flags | Flag.digest)
+                    writer.bigEndian(high)
+                    writer.bigEndian(low)
+                case .text(let text):
+                    writer.byte(flags)
+                    writer.varint(UInt64(text.count))
+                    for b in text { writer.byte(b) }
+                }
+                writer.varint(i == kept - 1 ? 0 : 1)
+                writer.varint(UInt64(max(0, seq)))
+            }
+            written = writer.position
+        }
     }
 
     /// One node of the layout above; `parentDistance` 0 for a root.
@@ -134,6 +158,33 @@ extension RevTree {
             value >>= 7
         }
         out.append(UInt8(truncatingIfNeeded: value))
+    }
+}
+
+/// Writing into a buffer whose capacity the caller computed for everything written (`encodedNewPath`);
+/// a write past the end stops writing instead of touching memory beyond it.
+private struct UnsafeByteWriter {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    var position = 0
+
+    mutating func byte(_ value: UInt8) {
+        guard position < buffer.count else { return }
+        buffer[position] = value
+        position += 1
+    }
+
+    mutating func bigEndian(_ value: UInt64) {
+        for shift in stride(from: 56, through: 0, by: -8) { byte(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    /// Unsigned LEB128, as `appendVarint`.
+    mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            byte(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        byte(UInt8(truncatingIfNeeded: value))
     }
 }
 
