@@ -39,11 +39,19 @@ extension SQLiteCouchStore {
             if changesAccess { ctx.afterCommit { epoch.advance() } }
             var outcomes: [EditOutcome] = []
             outcomes.reserveCapacity(bulk.count)
-            for element in bulk {
-                switch element {
+            var index = 0
+            while index < bulk.count {
+                // A run of new documents from a replicator goes in with multi-row statements.
+                if let written = try job.insertNewDocuments(bulk, from: index) {
+                    outcomes.append(contentsOf: written)
+                    index += written.count
+                    continue
+                }
+                switch bulk[index] {
                 case .document(let edit): outcomes.append(try job.apply(edit))
                 case .local(let id, let rev, let body): outcomes.append(try job.writeLocal(id: id, rev: rev, body: body))
                 }
+                index += 1
             }
             try job.finish()
             return (outcomes, bulk)

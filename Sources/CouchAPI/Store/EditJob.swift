@@ -26,12 +26,16 @@ struct EditJob {
     let databaseID: Int64
     let revsLimit: Int
     /// The database's counters as this job leaves them.
-    private var updateSeq: Int64
+    private(set) var updateSeq: Int64
     private var startSeq: Int64
     private var docCountDelta: Int64 = 0
     private var delCountDelta: Int64 = 0
     private var externalDelta: Int64 = 0
     private var activeDelta: Int64 = 0
+    /// False once a multi-row insert of new documents met a stored id (`EditJob+NewDocuments.swift`): the
+    /// rest of the job then goes one document at a time, so a request of existing documents pays for
+    /// at most one failed batch.
+    var batchesNewDocuments = true
 
     /// Loads the database, or throws 404 "Database does not exist." (deleted after the request's check).
     init(ctx: WriteContext, blobs: BlobStore, database: String) throws {
@@ -142,6 +146,15 @@ struct EditJob {
         if edit.deleted { delCountDelta += 1 } else { docCountDelta += 1 }
         updateSeq = seq
         return true
+    }
+
+    /// Counts `count` new documents written with consecutive sequence numbers after the current one.
+    mutating func recordNewDocuments(count: Int64, live: Int64, external: Int64, active: Int64) {
+        updateSeq += count
+        docCountDelta += live
+        delCountDelta += count - live
+        externalDelta += external
+        activeDelta += active
     }
 
     /// Writes the outcome of an edit: the document row (with the winner's copy when it changed), the new
