@@ -123,3 +123,15 @@ public enum Reply: Sendable {
 /// A route handler. Runs on a worker thread (it may block on storage). Thrown errors are rendered by the
 /// route group's error renderer.
 public typealias Handler = @Sendable (HTTPRequest) throws -> Reply
+
+/// A route's first try at a request on the I/O thread that read it, before any hand-off to a worker: it
+/// answers the requests it can answer at once and returns nil for every other one, which then goes to the
+/// route's `Handler` on a worker. Handing a request to a worker and waking one (two futex calls and two
+/// context switches, and the response copied once more) costs more than a point read from storage.
+///
+/// While an attempt runs, its I/O thread serves none of its other connections, so an attempt must do a
+/// small, bounded amount of work: no waiting on locks others hold for long, on a connection pool, on the
+/// writer, on files or on the network; no password hashing; no reads whose size the request decides. It
+/// must not change anything either, since a nil answer sends the same request to the handler. Errors are
+/// the handler's to answer: an attempt that meets one returns nil.
+public typealias IOThreadAttempt = @Sendable (HTTPRequest) -> HTTPResponse?

@@ -10,16 +10,19 @@ final class CompiledRoute: Sendable {
     let handler: Handler
     /// The handler runs on the I/O thread that read the request (see `RouteGroup.on(_:_:runsOnIOThread:_:)`).
     let runsOnIOThread: Bool
+    /// Tried on the I/O thread before the hand-off to a worker (see `IOThreadAttempt`).
+    let attempt: IOThreadAttempt?
     /// Names of the `:param` segments, in path order.
     let parameterNames: [String]
 
     init(method: HTTPMethod, pattern: String, maxBodyBytes: Int?, handler: @escaping Handler, runsOnIOThread: Bool,
-         parameterNames: [String]) {
+         attempt: IOThreadAttempt?, parameterNames: [String]) {
         self.method = method
         self.pattern = pattern
         self.maxBodyBytes = maxBodyBytes
         self.handler = handler
         self.runsOnIOThread = runsOnIOThread
+        self.attempt = attempt
         self.parameterNames = parameterNames
     }
 }
@@ -106,7 +109,8 @@ final class CompiledGroup: Sendable {
             let names = segments.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
             let compiled = CompiledRoute(method: route.method, pattern: route.pattern,
                                          maxBodyBytes: route.maxBodyBytes, handler: route.handler,
-                                         runsOnIOThread: route.runsOnIOThread, parameterNames: names)
+                                         runsOnIOThread: route.runsOnIOThread, attempt: route.attempt,
+                                         parameterNames: names)
             root.insert(compiled, segments: segments[...])
             if !segments.contains(where: { $0.hasPrefix(":") || $0 == "*" }) {
                 let key = segments.joined(separator: "/")

@@ -26,6 +26,7 @@ public final class Router: Sendable {
         var maxBodyBytes: Int?
         var handler: Handler
         var runsOnIOThread = false
+        var attempt: IOThreadAttempt?
     }
 
     private struct State {
@@ -137,6 +138,18 @@ public final class RouteGroup: Sendable {
                    _ handler: @escaping Handler) {
         for method in methods {
             on(method, pattern, maxBodyBytes: maxBodyBytes, runsOnIOThread: runsOnIOThread, handler)
+        }
+    }
+
+    /// Registers `handler` for each of `methods` on `pattern`, with `attempt` tried first on the I/O thread
+    /// for requests without a body in a group without middleware (see `IOThreadAttempt`). When `attempt`
+    /// answers nil, `handler` runs on a worker as for any route, with the request the attempt saw.
+    public func on(_ methods: [HTTPMethod], _ pattern: String, maxBodyBytes: Int? = nil,
+                   attempt: @escaping IOThreadAttempt, _ handler: @escaping Handler) {
+        for method in methods {
+            router.add(.init(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler,
+                             attempt: attempt),
+                       toGroup: index)
         }
     }
 

@@ -72,6 +72,22 @@ final class ReaderPool: @unchecked Sendable {
         return try body(db)
     }
 
+    /// Like `withConnection`, but nil at once when every connection is borrowed.
+    func withConnectionIfFree<T>(_ body: (Database) throws -> T) throws -> T? {
+        condition.lock()
+        guard !closed else {
+            condition.unlock()
+            throw StorageError.closed
+        }
+        guard let db = idle.popLast() else {
+            condition.unlock()
+            return nil
+        }
+        condition.unlock()
+        defer { checkIn(db) }
+        return try body(db)
+    }
+
     private func checkOut() throws -> Database {
         condition.lock()
         defer { condition.unlock() }

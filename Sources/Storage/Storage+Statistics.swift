@@ -18,5 +18,6 @@ extension Storage {
         }
         readers.reloadStatistics()
         lookups.reloadStatistics()
+        immediate.reloadStatistics()
     }
 }

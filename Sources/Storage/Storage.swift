@@ -19,6 +19,11 @@ public final class Storage: Sendable {
     /// writes every mapped read pays an munmap, a new mmap and page faults. A lookup of a few pages is
     /// cheaper read with pread; queries over many pages keep the mapped pool (`read`).
     let lookups: ReaderPool
+    /// Connections for `tryReadStatement`, taken only when one is free at once, with a busy timeout of 0:
+    /// callers that must not wait (an HTTP I/O thread answering a point read itself) get nil instead of a
+    /// wait. Two, one per I/O thread of the default server; a third caller at the same moment gets nil.
+    let immediate: ReaderPool
+    static let immediateReaderCount = 2
     private let closed = Locked(false)
     let blockingHook = BlockingHook()
     /// The share of the readers that slow reads may hold (see `ReaderShare`); callers that classify their
@@ -43,6 +48,10 @@ public final class Storage: Sendable {
         var lookupOptions = options
         lookupOptions.mmapSizeBytes = 0
         lookups = try ReaderPool(options: lookupOptions)
+        var immediateOptions = lookupOptions
+        immediateOptions.readerCount = Self.immediateReaderCount
+        immediateOptions.busyTimeoutMilliseconds = 0
+        immediate = try ReaderPool(options: immediateOptions)
         heavyReads = ReaderShare(options: options, blockingHook: blockingHook)
         writer = Writer(db: writeConnection, maxBatchSize: options.maxBatchSize, observer: observer,
                         bus: bus, logger: logger)
@@ -75,6 +84,18 @@ public final class Storage: Sendable {
     /// reads one consistent snapshot); it saves the `BEGIN` and `COMMIT` of `read`.
     public func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
         try lookups.withConnection { db in try body(db) }
+    }
+
+    /// Like `readStatement`, for callers that must not wait: nil when no connection of its own small pool
+    /// is free at once, or when SQLite would have to wait for a lock (`SQLITE_BUSY`; those connections do
+    /// not retry). The body must read a bounded amount (a point lookup): the caller's thread does nothing
+    /// else meanwhile. Other errors are thrown.
+    public func tryReadStatement<T>(_ body: (Database) throws -> T) throws -> T? {
+        do {
+            return try immediate.withConnectionIfFree { db in try body(db) }
+        } catch StorageError.busy {
+            return nil
+        }
     }
 
     /// Group commit: the job runs on the writer thread inside its own SAVEPOINT of a shared transaction;
@@ -130,6 +151,7 @@ public final class Storage: Sendable {
     public func interruptAll() {
         readers.interruptAll()
         lookups.interruptAll()
+        immediate.interruptAll()
         writer.interrupt()
     }
 
@@ -150,6 +172,7 @@ public final class Storage: Sendable {
         writer.stop()
         readers.close()
         lookups.close()
+        immediate.close()
         // Last, with no reader holding a snapshot, so the checkpoint can copy and truncate the whole WAL.
         writer.closeConnection()
         logger.info("storage closed", metadata: ["path": "\(options.path)"])

@@ -110,6 +110,26 @@ final class CouchAuthenticator: Sendable {
         }
     }
 
+    /// The server admin's credentials when `authenticate` would find them without storage, hashing or a
+    /// failed-login count: a valid cookie under the cached password salt, or the remembered Basic header.
+    /// Nil for everything else (anonymous callers included), which then takes `authenticate`'s full path.
+    /// For an I/O thread, which must not wait (see `CouchHandler.attempt`).
+    func cachedAdmin(cookie: String?, authorization: String?, clientAddress: String) -> Credentials? {
+        let clock = now()
+        guard let current = salt.withLock({ $0 }), current.until > clock else { return nil }
+        if let cookie, let token = SessionCookie.value(named: SessionCookie.name, in: cookie) {
+            // Any other cookie (a `_users` account's, an expired or a forged one) is for the full path to
+            // judge: a user's valid cookie wins over Basic there.
+            return verify(token: token, key: secret + Array(current.value.utf8), clock: clock)
+        }
+        guard let authorization, authorization.utf8.count >= 6,
+              authorization.utf8.prefix(6).map({ $0 | 0x20 }).elementsEqual("basic ".utf8),
+              let entry = remembered.withLock({ $0 }), entry.until > clock, entry.salt == current.value,
+              entry.digest == HeaderDigest(authorization, key: digestKey),
+              admin.loginRefusal(for: clientAddress) == nil else { return nil }
+        return Credentials(name: admin.name, roles: ["_admin"], method: .basic)
+    }
+
     /// `POST /_session`: checks a name and password (the server admin's or a `_users` account's).
     func login(name: String, password: String, clientAddress: String) throws(CouchFailure) -> Credentials {
         guard name == admin.name else { return try user(name: name, password: password, clientAddress: clientAddress, method: .basic) }
@@ -168,6 +188,13 @@ final class CouchAuthenticator: Sendable {
         guard let account = try? users.account(named: parsed.user), let userSalt = account.credential?.salt,
               SessionCookie.verify(parsed, key: secret + Array(userSalt.utf8)) else { return nil }
         return Credentials(user: account, method: .cookie(issuedAt: parsed.time))
+    }
+
+    /// `verify(token:)` under a key already at hand.
+    private func verify(token: String, key: [UInt8], clock: Double) -> Credentials? {
+        guard let parsed = SessionCookie.parse(token), parsed.user == admin.name,
+              Double(parsed.time) + Double(sessionTimeout) > clock, SessionCookie.verify(parsed, key: key) else { return nil }
+        return Credentials(name: parsed.user, roles: ["_admin"], method: .cookie(issuedAt: parsed.time))
     }
 
     /// `server_secret ‖ user_salt`.

@@ -46,25 +46,44 @@ enum DocumentReadRoute {
         let lookup = try call.store.winner(database: database, docID: id) { winner -> Result<HTTPResponse, CouchError> in
             if winner.deleted && !showDeleted { return .failure(.deleted) }
             if wantsData, winner.attachments != nil { return .failure(Self.attachmentDataPending) }
-            var out: [UInt8] = []
-            out.reserveCapacity(winner.body.count + id.utf8.count + winner.rev.count + 24 + (winner.attachments?.count ?? 0))
-            DocumentJSON.append(to: &out, id: id, rev: winner.rev, body: winner.body, deleted: winner.deleted,
-                                attachments: winner.attachments)
-            out.append(UInt8(ascii: "\n"))
-            // `"{rev}"` written in one piece.
-            let etag = String(unsafeUninitializedCapacity: winner.rev.count + 2) { buffer in
-                buffer[0] = UInt8(ascii: "\"")
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(from: winner.rev)
-                buffer[winner.rev.count + 1] = UInt8(ascii: "\"")
-                return winner.rev.count + 2
-            }
-            return .success(CouchResponse.json(.ok, bytes: out, headers: [("ETag", etag)]))
+            return .success(render(id: id, winner))
         }
         switch lookup {
         case .found(let result): return try result.get()
         case .missing: throw CouchError.missing
         case .noDatabase: throw CouchError.databaseMissing
         }
+    }
+
+    /// The plain read of a live document of at most `attemptMaxSize` bytes, answered where it is asked (an
+    /// I/O thread, see `CouchHandler.attempt`); nil for everything else, which `handle` answers.
+    static func attempt(_ call: CouchCall, database: String, id segment: PathSegment) -> HTTPResponse? {
+        guard segment.invalidBytes == nil, call.query.isEmpty else { return nil }
+        let id = segment.text
+        return try? call.store.liveWinnerIfAtHand(database: database, docID: id, maxSize: attemptMaxSize) { winner in
+            render(id: id, winner)
+        }
+    }
+
+    /// The largest document (body and attachment bytes) `attempt` reads: copying it must stay a short,
+    /// bounded piece of an I/O thread's time.
+    static let attemptMaxSize = 64 * 1024
+
+    /// `{"_id":…,"_rev":…` and the stored body, with the revision as ETag.
+    private static func render(id: String, _ winner: StoredWinner) -> HTTPResponse {
+        var out: [UInt8] = []
+        out.reserveCapacity(winner.body.count + id.utf8.count + winner.rev.count + 24 + (winner.attachments?.count ?? 0))
+        DocumentJSON.append(to: &out, id: id, rev: winner.rev, body: winner.body, deleted: winner.deleted,
+                            attachments: winner.attachments)
+        out.append(UInt8(ascii: "\n"))
+        // `"{rev}"` written in one piece.
+        let etag = String(unsafeUninitializedCapacity: winner.rev.count + 2) { buffer in
+            buffer[0] = UInt8(ascii: "\"")
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(from: winner.rev)
+            buffer[winner.rev.count + 1] = UInt8(ascii: "\"")
+            return winner.rev.count + 2
+        }
+        return CouchResponse.json(.ok, bytes: out, headers: [("ETag", etag)])
     }
 
     /// Reads with a revision or metadata: the tree and the needed body in one snapshot.

@@ -57,7 +57,8 @@ public final class CouchService: Sendable {
         // One `*` route and nothing else: the router then hands every path below the prefix (the prefix itself
         // included) to it without walking its tree, and the handler parses the path itself.
         let handler = CouchHandler.handler(mount: mount, context: context)
-        group.on(Self.methods, "*", maxBodyBytes: config.maxRequestSize, handler)
+        group.on(Self.methods, "*", maxBodyBytes: config.maxRequestSize,
+                 attempt: CouchHandler.attempt(mount: mount, context: context), handler)
     }
 
     private func renderer(mount: String) -> ErrorRenderer {

@@ -18,6 +18,13 @@ public protocol CouchStore: Sendable {
     /// bytes `body` copies out. The buffers are valid only during `body`.
     func winner<T>(database: String, docID: String, _ body: (StoredWinner) throws -> T) throws -> Lookup<T>
 
+    /// `winner` for a caller that must not wait (an I/O thread): nil when no connection is free at once, when
+    /// SQLite would wait for a lock, or when the winner's body and attachments exceed `maxSize` bytes (its
+    /// body is then not read). `body` runs only for a live (not deleted) winner found; nil as well when the
+    /// document, its database or a live winner is missing, which the caller then asks `winner` about.
+    func liveWinnerIfAtHand<T>(database: String, docID: String, maxSize: Int,
+                               _ body: (StoredWinner) throws -> T) throws -> T?
+
     /// Whether database `name` exists (one statement, no transaction).
     func databaseExists(_ name: String) throws -> Bool
 

@@ -73,6 +73,25 @@ public final class SQLiteCouchStore: CouchStore {
         }
     }
 
+    public func liveWinnerIfAtHand<T>(database: String, docID: String, maxSize: Int,
+                                      _ body: (StoredWinner) throws -> T) throws -> T? {
+        let found = try storage.tryReadStatement { db -> T? in
+            var result: T?
+            // The body column is read only for a small live winner: `size` (body and attachment bytes) is
+            // compared first, so a large document costs no copy here.
+            try db.forEachRow("""
+                SELECT rev, CASE WHEN deleted = 0 AND size <= ? THEN body END, atts FROM couch_docs
+                WHERE db_id = (SELECT db_id FROM couch_databases WHERE name = ?) AND doc_id = ?
+                """, [.integer(Int64(maxSize)), .text(database), .text(docID)]) { row in
+                guard let rev = row.text(0), let text = row.text(1) else { return false }
+                result = try body(StoredWinner(rev: rev, deleted: false, body: text, attachments: row.text(2)))
+                return false
+            }
+            return result
+        }
+        return found ?? nil
+    }
+
     public func databaseExists(_ name: String) throws -> Bool {
         try storage.readStatement { db in
             try db.queryOne("SELECT 1 FROM couch_databases WHERE name = ?", [.text(name)]) != nil

@@ -177,7 +177,7 @@ extension Connection {
             if charge > 0 { context.decodingBudget.release(charge) }
             return
         }
-        let job = RequestJob(head: state.head, match: match, body: body,
+        var job = RequestJob(head: state.head, match: match, body: body,
                              remoteAddress: remoteAddress, isTLS: tls != nil, requestID: state.requestID,
                              receivedAt: state.receivedAt)
         let sequence = self.sequence
@@ -189,12 +189,21 @@ extension Connection {
             runOnLoop(job)
             return
         }
+        if let attempt = match.route.attempt, job.body.count == 0, !match.group.hasMiddleware {
+            switch job.attempt(attempt) {
+            case .produced(let produced):
+                finishOnLoop(produced, job: job)
+                return
+            case .declined(let request):
+                job.prepared = request
+            }
+        }
         // Nothing else is queued for this socket and the loop writes nothing to it until the reply arrives,
         // so the worker may send a plain response itself: the send then runs in parallel with this loop.
         let direct = tls == nil && out.count == outOffset && outExtra.isEmpty
         needsReplySoon.store(input.count > inputStart || peerClosed, ordering: .sequentiallyConsistent)
         loop.requestsInFlight += 1
-        loop.submit { [self] in
+        loop.submit { [self, job] in
             var outcome = job.run(context: context)
             // The handler has returned, and with it the body it read and what it parsed: the budget is
             // free again, and the heap is trimmed once the last large request of a burst is done.
@@ -221,7 +230,12 @@ extension Connection {
     /// intermediate copy), unless the connection must close after all or output is already queued behind a
     /// large piece; those go the way of a worker's outcome.
     private func runOnLoop(_ job: RequestJob) {
-        switch job.produce() {
+        finishOnLoop(job.produce(), job: job)
+    }
+
+    /// Sends what a job produced on this I/O thread (see `runOnLoop`).
+    private func finishOnLoop(_ produced: RequestJob.Produced, job: RequestJob) {
+        switch produced {
         case .outcome(let outcome):
             deliver(outcome, sequence: sequence)
         case .response(let response):

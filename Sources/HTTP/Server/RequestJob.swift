@@ -39,9 +39,13 @@ struct RequestJob: Sendable {
         }
     }
 
-    /// Builds the request, runs the group's middleware and the handler, and applies the group's CORS policy.
-    func produce() -> Produced {
-        let renderer = match.group.errorRenderer
+    /// The request an I/O-thread attempt built and declined: the worker takes it as it is.
+    var prepared: HTTPRequest?
+
+    /// The request with the route's parameters, or the answer to an undecodable path or query (the request
+    /// cannot be trusted, so the connection closes after it).
+    private func build() -> Result<HTTPRequest, Undecodable> {
+        if let prepared { return .success(prepared) }
         var request: HTTPRequest
         do throws(HTTPError) {
             request = try HTTPRequest(method: head.method, target: head.target, version: head.version,
@@ -49,15 +53,54 @@ struct RequestJob: Sendable {
                                       requestID: requestID, receivedAt: receivedAt,
                                       decodingPath: match.group.decodesPath)
         } catch {
-            // An undecodable path or query: the request cannot be trusted, so answer and close.
-            return .outcome(.response(ErrorRendering.render(error, request: nil, renderer: renderer),
-                                      corsApplied: false, closing: true))
+            return .failure(Undecodable(outcome: .response(
+                ErrorRendering.render(error, request: nil, renderer: match.group.errorRenderer),
+                corsApplied: false, closing: true)))
         }
         request.mountPath = match.group.prefix
         request.routePattern = match.route.pattern
         request.pathParameters = match.pathParameters
         request.wildcard = match.wildcard
         request.hostParameters = match.hostParameters
+        return .success(request)
+    }
+
+    /// `build()`'s failure: the outcome that answers it.
+    struct Undecodable: Error {
+        let outcome: Outcome
+    }
+
+    /// What the route's I/O-thread attempt made of the request.
+    enum Attempted {
+        /// Answered (or refused as undecodable): nothing is left for a worker.
+        case produced(Produced)
+        /// Declined: the request goes to a worker, built already.
+        case declined(HTTPRequest)
+    }
+
+    /// Runs the route's `attempt` on the I/O thread (only for groups without middleware, which runs on the
+    /// handler's thread); CORS is applied to what it answers.
+    func attempt(_ attempt: IOThreadAttempt) -> Attempted {
+        switch build() {
+        case .failure(let undecodable):
+            return .produced(.outcome(undecodable.outcome))
+        case .success(let request):
+            guard var response = attempt(request) else { return .declined(request) }
+            if let cors = match.group.cors {
+                cors.apply(to: &response.headers, origin: head.headers["Origin"])
+            }
+            return .produced(.response(response))
+        }
+    }
+
+    /// Builds the request, runs the group's middleware and the handler, and applies the group's CORS policy.
+    func produce() -> Produced {
+        let renderer = match.group.errorRenderer
+        var request: HTTPRequest
+        switch build() {
+        case .failure(let undecodable): return .outcome(undecodable.outcome)
+        case .success(let built): request = built
+        }
         var response: HTTPResponse
         do {
             if match.group.hasMiddleware, let answer = try Middleware.run(match.group.middleware, on: &request) {

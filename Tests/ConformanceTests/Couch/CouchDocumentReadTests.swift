@@ -19,6 +19,40 @@ final class CouchDocumentReadTests: CouchTestCase {
         XCTAssertEqual(try send("GET", "/db/nosuch").text, "{\"error\":\"not_found\",\"reason\":\"missing\"}\n")
     }
 
+    /// A plain read is answered on the I/O thread once the admin's Basic header is remembered, and on a
+    /// worker before that (and for every other read): both answers must be the same bytes.
+    func test_CD_065_theSameAnswerOnEveryReadPath() throws {
+        let rev = try put("doc1", #"{"a":1,"nested":{"b":[1,2.50,"\u00e9"]}}"#)
+        // The scheme in other letters: the same credentials in a header the server has not seen yet.
+        let header = "BASIC " + Data("admin:\(Self.password)".utf8).base64EncodedString()
+        var answers: [TestResponse] = []
+        for _ in 0..<3 { answers.append(try send("GET", "/db/doc1", auth: .header(header))) }
+        // A query sends the read to the worker whatever the credentials.
+        let viaWorker = try send("GET", "/db/doc1?attachments=false", auth: .header(header))
+        for answer in answers + [viaWorker] {
+            XCTAssertEqual(answer.status, 200)
+            XCTAssertEqual(answer.body, answers[0].body)
+            for name in ["ETag", "Content-Type", "Content-Length", "Cache-Control", "Server"] {
+                XCTAssertEqual(answer.header(name), answers[0].header(name), name)
+            }
+        }
+        XCTAssertEqual(answers[0].header("ETag"), "\"\(rev)\"")
+        for method in ["HEAD", "GET"] {
+            let cookie = try send("POST", "/_session", body: #"{"name":"admin","password":"\#(Self.password)"}"#)
+            guard let setCookie = cookie.header("Set-Cookie"), let value = setCookie.split(separator: ";").first else {
+                return XCTFail("no session cookie")
+            }
+            let viaCookie = try send(method, "/db/doc1", headers: [("Cookie", String(value))], auth: .anonymous)
+            XCTAssertEqual(viaCookie.status, 200)
+            XCTAssertEqual(viaCookie.header("ETag"), answers[0].header("ETag"))
+            XCTAssertEqual(viaCookie.header("Content-Length"), answers[0].header("Content-Length"))
+            XCTAssertEqual(viaCookie.body, method == "HEAD" ? [] : answers[0].body)
+        }
+        // Wrong credentials are never answered from the remembered header.
+        assertError(try send("GET", "/db/doc1", auth: .basic("admin", "wrong")), 401, "unauthorized")
+        assertError(try send("GET", "/db/doc1", auth: .anonymous), 401, "unauthorized")
+    }
+
     func test_CD_066_readingADeletedDocument() throws {
         let rev = try put("doc1", #"{"a":1}"#)
         let tombstone = json(try send("DELETE", "/db/doc1?rev=\(rev)"))["rev"]?.stringValue ?? ""
