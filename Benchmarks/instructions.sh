@@ -4,19 +4,22 @@
 #
 #   [KEEP=DIR] [QUARTET_BIN=PATH] Benchmarks/instructions.sh KIND [COUNT]
 #                                                   KIND: post | get | query | health | couch-get | couch-put |
-#                                                   couch-bulk; COUNT default 1000 (couch-bulk: 20)
+#                                                   couch-bulk | backbeam-get | backbeam-query; COUNT default 1000
+#                                                   (couch-bulk: 20)
 #
 # couch-bulk is one replicated `_bulk_docs` request of 500 new documents with 3-revision histories; its
 # counts are also printed per document.
 #
 # Builds the release binary, seeds 20,000 Recipe objects (rating indexed) into a throw-away data directory
-# (for the couch kinds: 20,000 documents of about 1 KB in the Couch database `bench`),
+# (for the couch kinds: 20,000 documents of about 1 KB in the Couch database `bench`; for the backbeam kinds:
+# 1,000 users and 20,000 places of the project `bench` with 200 `cat` values, so that a query on `cat` finds
+# 100 places as in the benchmark's 100,000 with 1,000 values; every request signed with a fresh nonce),
 # starts Quartet under valgrind on a free loopback port, sends 200 warm-up requests and then COUNT requests
 # of KIND from one keep-alive client, one at a time (so every write is a commit of its own), and prints the
 # instructions per request of each busy thread and of all threads together. Stops the server itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-KIND=${1:?usage: Benchmarks/instructions.sh post|get|query|health|couch-get|couch-put|couch-bulk [COUNT]}
+KIND=${1:?usage: Benchmarks/instructions.sh post|get|query|health|couch-get|couch-put|couch-bulk|backbeam-get|backbeam-query [COUNT]}
 # A couch-bulk request carries 500 documents: fewer requests, and per-document figures as well.
 if [ "$KIND" = couch-bulk ]; then COUNT=${2:-20} WARMUP=4 PER=500; else COUNT=${2:-1000} WARMUP=200 PER=1; fi
 command -v valgrind >/dev/null || { echo "installing valgrind"; apt-get install -y -qq valgrind >/dev/null; }
@@ -30,6 +33,8 @@ strip --strip-debug -o "$WORK/quartet" "${QUARTET_BIN:-.build/release/quartet}"
 export PARSE_APP_ID=benchApp PARSE_REST_KEY=benchRestKey PARSE_MASTER_KEY=benchMasterKey
 export QUARTET_PARSE_APP_ID=$PARSE_APP_ID QUARTET_PARSE_REST_API_KEY=$PARSE_REST_KEY QUARTET_PARSE_MASTER_KEY=$PARSE_MASTER_KEY
 export COUCH_PASSWORD=benchAdminPassword QUARTET_ADMIN_PASSWORD=benchAdminPassword
+export BACKBEAM_KEY=dev_bench_key BACKBEAM_SECRET=dev_bench_secret BACKBEAM_HOST=api-dev-bench.example.com
+export QUARTET_BACKBEAM_PROJECTS="{\"bench\":{\"dev\":{\"keys\":[{\"key\":\"$BACKBEAM_KEY\",\"secret\":\"$BACKBEAM_SECRET\"}],\"indexes\":[\"place.cat\"]}}}"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 wait_port() { for _ in $(seq 1 600); do (exec 3<>/dev/tcp/127.0.0.1/$PORT) 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 serve() { "$@" serve --host 127.0.0.1 --port "$PORT" --data-dir "$WORK/data" --migrations-dir Migrations --log-level warning \
@@ -38,11 +43,14 @@ mkdir "$WORK/data"
 serve "$WORK/quartet"
 case "$KIND" in
   couch-*) python3 Benchmarks/load/couch_seed.py --port "$PORT" --count 20000 --ids "$WORK/ids.txt" >/dev/null ;;
+  backbeam-*) python3 Benchmarks/load/backbeam_seed.py --port "$PORT" --host "$BACKBEAM_HOST" --key "$BACKBEAM_KEY" \
+    --secret "$BACKBEAM_SECRET" --count 20000 --cats 200 --ids "$WORK/ids.txt" --cats-file "$WORK/cats.txt" >/dev/null ;;
   *) python3 Benchmarks/load/parse_seed.py --port "$PORT" --count 20000 --ids "$WORK/ids.txt" >/dev/null ;;
 esac
 kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true
 serve valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$WORK/cg.%p" "$WORK/quartet"
-client() { python3 Benchmarks/load/instruction_client.py --port "$PORT" --kind "$KIND" --ids "$WORK/ids.txt" --count "$1"; }
+client() { python3 Benchmarks/load/instruction_client.py --port "$PORT" --kind "$KIND" --ids "$WORK/ids.txt" \
+  --cats "$WORK/cats.txt" --count "$1"; }
 client "$WARMUP" >/dev/null
 callgrind_control -z "$SERVER_PID" >/dev/null
 client "$COUNT"
