@@ -26,7 +26,16 @@ enum DataObjectRoutes {
                                                                       auth: auth,
                                                                       status: signup?.pending == true ? .pendingValidation : .success))
         }
-        table.on("GET", "/data/:entity/:id") { call in
+        // Without joins, the object is one point read: answered on the I/O thread when a connection is at hand.
+        let readAttempt: EndpointAttempt = { call in
+            let p = DataParameters(service: service, call: call)
+            guard let entity = try? p.entity(), let id = try? p.objectID(),
+                  call.parameters.value("joins").map({ $0.trimmingSpaces().isEmpty }) ?? true,
+                  let rendered = try? service.store.renderedObjectIfAtHand(space: call.space, entity: entity, id: id)
+            else { return nil }
+            return BackbeamReply(body: PageBodies.object(id: id, objects: [], rendered: rendered))
+        }
+        table.on("GET", "/data/:entity/:id", EndpointOptions(attempt: readAttempt)) { call in
             let p = DataParameters(service: service, call: call)
             let entity = try p.entity()
             let id = try p.objectID()

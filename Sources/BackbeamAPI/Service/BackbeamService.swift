@@ -121,7 +121,9 @@ public final class BackbeamService: Sendable {
             // passwords and codes included, in the query string (§7.2).
             let group = router.group(root, limits: limits, errorRenderer: { error, _ in Self.renderEarly(error) },
                                      logsQuery: false)
-            group.on(Self.methods, "*") { request in .response(dispatcher.handle(request)) }
+            group.on(Self.methods, "*", attempt: { request in dispatcher.attempt(request) }) { request in
+                .response(dispatcher.handle(request))
+            }
             // Uploads may be larger than other bodies (§2.5): their routes carry the upload limit.
             if files != nil {
                 let prefix = root == APITarget.prefix ? "/:project/:env/data" : root == "/data" ? "" : nil

@@ -5,13 +5,22 @@ public struct EndpointOptions: Sendable {
     /// Establishes a session (`POST /data/user`, `/user/email/*`, `/user/:provider/signup`): an invalid
     /// `auth` is ignored instead of refused (§3.4 step 9).
     public var establishesSession: Bool
+    /// The endpoint's answer prepared on the HTTP I/O thread (see `BackbeamDispatcher.attempt`): called
+    /// before the signature is checked, for a signed call without `auth`, it must only read (a point read
+    /// through the store's `...IfAtHand` methods) and return nil for anything it cannot answer at once
+    /// or that is an error; the handler then answers on a worker.
+    public var attempt: EndpointAttempt?
 
     /// Options; the defaults are a signed endpoint that needs a valid `auth` when one is sent.
-    public init(signed: Bool = true, establishesSession: Bool = false) {
+    public init(signed: Bool = true, establishesSession: Bool = false, attempt: EndpointAttempt? = nil) {
         self.signed = signed
         self.establishesSession = establishesSession
+        self.attempt = attempt
     }
 }
+
+/// See `EndpointOptions.attempt`.
+public typealias EndpointAttempt = @Sendable (BackbeamCall) -> BackbeamReply?
 
 import HTTP
 

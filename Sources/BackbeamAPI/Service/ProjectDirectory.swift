@@ -100,6 +100,13 @@ public final class ProjectDirectory: Sendable {
         return project
     }
 
+    /// `project(named:)` when it is known without storage (declared, or created and seen before); nil
+    /// otherwise, also for projects that exist.
+    func projectInMemory(named name: String) -> Project? {
+        if let project = declared[name] { return project }
+        return created.withLock { $0[name] }
+    }
+
     /// True for a project declared in the configuration.
     public func isDeclared(_ name: String) -> Bool { declared[name] != nil }
 

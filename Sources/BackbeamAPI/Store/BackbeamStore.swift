@@ -38,6 +38,10 @@ public protocol BackbeamStore: Sendable {
     /// One object of `entity` with the joins of `joins`; nil when there is no such object of that entity.
     func read(space: SpaceID, entity: String, id: String, joins: BQLBoundQuery?, schema: ProjectSchema?,
               maxJoinWindow: Int) throws -> ObjectPage?
+    /// `read` without joins for a caller that must not wait (an HTTP I/O thread): the object's rendered
+    /// members, or nil when no read connection is free at once, SQLite would wait for a lock, or there is
+    /// no such object of that entity (the caller then asks `read`).
+    func renderedObjectIfAtHand(space: SpaceID, entity: String, id: String) throws -> [UInt8]?
     /// Creates an object from the commands; returns it as stored.
     func create(_ request: WriteRequest) throws -> ObjectRecord
     /// Applies the commands to an existing object; nil when there is no such object of that entity.

@@ -31,6 +31,13 @@ extension SQLiteBackbeamStore {
         }
     }
 
+    public func renderedObjectIfAtHand(space: SpaceID, entity: String, id: String) throws -> [UInt8]? {
+        let rendered = try storage.tryReadStatement { db in
+            try ObjectRows.render(db, space: space, id: id, entity: entity)
+        }
+        return rendered ?? nil
+    }
+
     /// The stored response members of one object, for the read path that renders straight from them.
     public func object(space: SpaceID, id: String) throws -> ObjectRecord? {
         try storage.readStatement { db in try ObjectRows.load(db, space: space, id: id) }

@@ -91,6 +91,32 @@ final class BackbeamSignatureTests: BackbeamTestCase {
         XCTAssertEqual(try api.send("GET", "/data/place", nonce: other).status, 200)
     }
 
+    /// The same rules for a read by id, which the server may answer without handing it to a worker.
+    func test_BB_032_replayedNonceOnAReadById() throws {
+        let id = try create("place", p(("set-name", "x")))
+        let nonce = BackbeamSigner.nonce()
+        let first = try api.send("GET", "/data/place/\(id)", nonce: nonce)
+        XCTAssertEqual(first.status, 200)
+        assertError(try api.send("GET", "/data/place/\(id)", nonce: nonce), 400, "InvalidNonce")
+        let other = BackbeamSigner.nonce()
+        let bad = try api.send("GET", "/data/place/\(id)", nonce: other) { params in
+            if let i = params.firstIndex(where: { $0.0 == "signature" }) { params[i].1 = ["AAAAAAAAAAAAAAAAAAAAAAAAAAA="] }
+        }
+        assertError(bad, 400, "InvalidSignature")
+        assertError(try api.send("GET", "/data/place/\(id)", time: BackbeamSigner.now() - 301_000), 400, "ExpiredTime")
+        let again = try api.send("GET", "/data/place/\(id)", nonce: other)
+        XCTAssertEqual(again.status, 200)
+        XCTAssertEqual(again.text, first.text)
+        // A form content type sends the read the general way: the same answer.
+        let viaForm = try api.send("GET", "/data/place/\(id)",
+                                   extraHeaders: [("Content-Type", "application/x-www-form-urlencoded")])
+        XCTAssertEqual(viaForm.status, 200)
+        XCTAssertEqual(viaForm.text, first.text)
+        for name in ["Content-Type", "Cache-Control", "Access-Control-Allow-Origin"] {
+            XCTAssertEqual(viaForm.header(name), first.header(name), name)
+        }
+    }
+
     func test_BB_033_decodedPathRetry() throws {
         let r = try api.send("GET", "/data/place", rawPath: "/data/pl%61ce")
         XCTAssertEqual(r.status, 200, r.text)
