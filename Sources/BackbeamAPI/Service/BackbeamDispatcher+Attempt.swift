@@ -11,16 +11,19 @@ extension BackbeamDispatcher {
     /// sent, so a request declined here reaches `handle` with its nonce unused. Every step is bounded: a
     /// parameter decode within the configured limits, an HMAC, the nonce cache's shard lock, a point read.
     func attempt(_ request: HTTPRequest) -> HTTPResponse? {
-        guard request.method == .get, request.body.count == 0, !Self.hasRepeatedContentLength(request.headers),
+        // The route first: most requests are not for an endpoint with an attempt, and finding that out
+        // must cost them little (the worker decodes their parameters again).
+        guard request.method == .get, request.body.count == 0 else { return nil }
+        let target = APITarget.resolve(request, config: config)
+        guard case .route(_, let options, let pathParameters) = endpoints.match(method: "GET", rawPath: target.rawPath),
+              options.signed, let prepare = options.attempt,
+              !Self.hasRepeatedContentLength(request.headers),
               case .none = ParameterBody.kind(forContentType: request.headers["Content-Type"]),
               let decoded = try? decoder.decode(httpMethod: "GET", query: Array(request.query.utf8), body: .none),
               decoded.effectiveMethod == "GET", !config.jsonp || decoded.callback == nil,
-              decoded.parameters.nonEmptyValue("auth") == nil, TokenChangeHeaders(request.headers) == nil else { return nil }
-        let target = APITarget.resolve(request, config: config)
-        guard let name = target.project, let env = target.env, let project = projects.projectInMemory(named: name),
-              let space = project.spaces[env], let nonces = project.nonces[env],
-              case .route(_, let options, let pathParameters) = endpoints.match(method: "GET", rawPath: target.rawPath),
-              options.signed, let prepare = options.attempt else { return nil }
+              decoded.parameters.nonEmptyValue("auth") == nil, TokenChangeHeaders(request.headers) == nil,
+              let name = target.project, let env = target.env, let project = projects.projectInMemory(named: name),
+              let space = project.spaces[env], let nonces = project.nonces[env] else { return nil }
         let now = clock()
         let call = BackbeamCall(request: request, project: project, env: env, space: space,
                                 parameters: decoded.parameters, method: "GET", pathParameters: pathParameters,

@@ -239,7 +239,7 @@ struct QueryRunner {
         out.reserveCapacity(1024)
         var ids: [String] = []
         var distances: [Int] = []
-        var written = Set<Int64>()
+        var written = WrittenKeys()
         var conflict = false
         let hasDistance = plan.distance != nil
         let fields = plan.toOne.map { query.joins[$0.position].field }
@@ -308,6 +308,29 @@ struct QueryRunner {
     private func sqlDouble(_ row: ColumnReader, _ i: Int) -> Double {
         guard let text = row.string(i) else { return 0 }
         return Double(text) ?? 0
+    }
+}
+
+/// The internal keys of the objects a streamed page wrote: a list searched in place while short (a page of
+/// 20 with its targets), a set beyond that. Hashing every key into a `Set` cost about 900 instructions per
+/// object written.
+struct WrittenKeys {
+    private var list: [Int64] = []
+    private var set: Set<Int64>?
+    private static let listLimit = 64
+
+    /// Adds `key`; false when it was there already.
+    mutating func insert(_ key: Int64) -> (inserted: Bool, memberAfterInsert: Int64) {
+        if var current = set {
+            set = nil   // `current` is then the only reference: inserted in place
+            let result = current.insert(key)
+            set = current
+            return result
+        }
+        if list.contains(key) { return (false, key) }
+        list.append(key)
+        if list.count > Self.listLimit { set = Set(list) }
+        return (true, key)
     }
 }
 

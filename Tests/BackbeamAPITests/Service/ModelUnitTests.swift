@@ -113,6 +113,22 @@ final class ObjectBytesIntTests: XCTestCase {
             var out: [UInt8] = []
             ObjectBytes.appendInt(value, to: &out)
             XCTAssertEqual(String(decoding: out, as: UTF8.self), String(value))
+            // After other bytes, which stay as they were.
+            var after = Array("x:".utf8)
+            ObjectBytes.appendInt(value, to: &after)
+            XCTAssertEqual(String(decoding: after, as: UTF8.self), "x:" + String(value))
         }
+    }
+
+    /// The keys a streamed page wrote: each reported new once, in the short list and past it.
+    func testWrittenKeysReportEachKeyOnce() {
+        var written = WrittenKeys()
+        for key in Int64(0)..<200 {
+            XCTAssertTrue(written.insert(key).inserted, "\(key)")
+            XCTAssertFalse(written.insert(key).inserted, "\(key)")
+            XCTAssertFalse(written.insert(key / 2).inserted, "\(key / 2)")
+        }
+        XCTAssertTrue(written.insert(-1).inserted)
+        XCTAssertFalse(written.insert(63).inserted)
     }
 }
