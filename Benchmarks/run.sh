@@ -154,6 +154,7 @@ if [ -z "$HB" ] && [ -f Benchmarks/hello-hummingbird/Package.swift ] && { select
   HB_DIR=$(swift build -c release $STATIC --package-path Benchmarks/hello-hummingbird --show-bin-path)
   for name in HelloHummingbird hello-hummingbird; do [ -x "$HB_DIR/$name" ] && HB=$HB_DIR/$name; done
 fi
+# The couch section compares its PUT and `_bulk_docs` rates with the baseline too.
 if selected parse || selected datastore || selected couch; then
   swift build -c release --package-path Benchmarks/sqlite-baseline >>"$OUT/build.log" 2>&1
   SQLITE_BASELINE=$(swift build -c release --package-path Benchmarks/sqlite-baseline --show-bin-path)/SQLiteBaseline
