@@ -60,9 +60,11 @@ enum DocumentReadRoute {
     static func attempt(_ call: CouchCall, database: String, id segment: PathSegment) -> HTTPResponse? {
         guard segment.invalidBytes == nil, call.query.isEmpty else { return nil }
         let id = segment.text
-        return try? call.store.liveWinnerIfAtHand(database: database, docID: id, maxSize: attemptMaxSize) { winner in
-            render(id: id, winner)
-        }
+        guard let response = try? call.store.liveWinnerIfAtHand(database: database, docID: id, maxSize: attemptMaxSize,
+                                                                 { winner in render(id: id, winner) }) else { return nil }
+        // The same conditional answer as `handle` gives.
+        guard call.request.headers["If-None-Match"] != nil else { return response }
+        return notModified(call, response) ?? response
     }
 
     /// The largest document (body and attachment bytes) `attempt` reads: copying it must stay a short,
