@@ -4,7 +4,7 @@ ARG SWIFT_VERSION=6.3
 # ---- build stage: the official Swift image ----
 FROM swift:${SWIFT_VERSION}-bookworm AS build
 RUN apt-get update -qq \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-dev libssl-dev libcrypt-dev pkg-config \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-dev libssl-dev libcrypt-dev zlib1g-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies first so code changes do not refetch them. The versions are the ones pinned in the
@@ -26,7 +26,7 @@ COPY Config /out/Config
 FROM debian:bookworm-slim
 RUN apt-get update -qq \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      libsqlite3-0 libssl3 libcrypt1 libvips42 ca-certificates curl \
+      libsqlite3-0 libssl3 libcrypt1 zlib1g libvips42 ca-certificates curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin quartet \
  && mkdir -p /data && chown quartet:quartet /data

@@ -2,14 +2,14 @@
 # Each installs the Debian packages it needs when they are missing, then builds.
 
 SWIFT ?= swift
-APT_PACKAGES := libsqlite3-dev libssl-dev libcrypt-dev libvips42 pkg-config sqlite3
+APT_PACKAGES := libsqlite3-dev libssl-dev libcrypt-dev zlib1g-dev libvips42 pkg-config sqlite3
 DATA_DIR ?= ./data
 PORT ?= 8080
 HOST ?= 127.0.0.1
 
 .PHONY: deps build release run test bench clean fuzz crash test-tsan test-asan clients
 
-# Installs the C libraries Quartet links against (system libsqlite3, OpenSSL, libcrypt) if missing, and
+# Installs the C libraries Quartet links against (system libsqlite3, OpenSSL, libcrypt, zlib) if missing, and
 # libvips, which it loads on first use to resize images.
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

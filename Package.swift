@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCrypt", pkgConfig: "libcrypt", providers: [.apt(["libcrypt-dev"])]),
+        // zlib: gzip request bodies and gzip-stored attachments (Couch). Wrapped by Core/Compression.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // A SQLite VFS shim (C, over the system libsqlite3) that writes a WAL commit's frames in one call.
         .target(name: "CWALBuffer", dependencies: ["CSQLite"]),
@@ -36,7 +38,7 @@ let package = Package(
         // first use instead of linking it: see Sources/CVips/include/cvips.h. Only Files imports it.
         .target(name: "CVips", linkerSettings: [.linkedLibrary("dl")]),
 
-        .target(name: "Core", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "Core", dependencies: ["COpenSSL", "CZlib"], swiftSettings: strict),
         .target(name: "HTTP",
                 dependencies: ["Core", "COpenSSL", "CEventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),

@@ -25,6 +25,7 @@ enum HouseRules {
         "CWALBuffer": ["Storage"],
         "COpenSSL": ["Core", "Auth", "HTTP"],
         "CCrypt": ["Auth"],
+        "CZlib": ["Core"],
         "CEventLoop": ["HTTP"],
         "CVips": ["Files"],
     ]
