@@ -116,7 +116,7 @@ public final class Daemon: @unchecked Sendable {
         datastore.mount(on: router)
         // Couch at couch.mountPath (/couch), plus the host-root /_session its replicator logs in at.
         let couch = try CouchService(config: config.section("couch"), storage: opened.storage, blobs: opened.blobs,
-                                     admin: admin, logger: logger)
+                                     admin: admin, logger: logger, decodingBudget: decodingBudget)
         couch.mount(on: router)
         self.couch = couch
         let backbeam = try BackbeamService(config: config.section("backbeam"), storage: opened.storage, logger: logger,

@@ -45,6 +45,11 @@ enum CouchHandler {
                 throw CouchFailure(.methodNotAllowed(route.allowedMethods), headers: [("Allow", route.allowedMethods)])
             }
             let permissions = try Authorization.check(route, method: method, credentials: credentials, context: context)
+            // After authorization: nobody unauthorized makes the server inflate anything (§2.3).
+            let (request, charge) = try GzipRequestBody.decoded(request, route: route, method: method,
+                                                                limit: context.config.maxRequestSize,
+                                                                budget: context.decodingBudget)
+            defer { if charge > 0 { context.decodingBudget?.release(charge) } }
             let call = CouchCall(request: request, method: method, route: route, credentials: credentials,
                                  permissions: permissions, query: QueryParameters(form: request.queryParameters),
                                  context: context, mount: mount)

@@ -1,6 +1,7 @@
 import Logging
 import Core
 import Storage
+import HTTP
 
 /// What every Couch handler shares: configuration, the store, the blob store, credentials and helpers.
 final class CouchContext: Sendable {
@@ -17,9 +18,13 @@ final class CouchContext: Sendable {
     /// `_security` objects and `validate_doc_update` flags for users' requests (§2.8).
     let access: AccessCache
     let logger: Logger
+    /// The server's budget for request bodies being decoded (`server.maxDecodingBytes`): gzip-encoded bodies
+    /// take what their decoded size needs beyond the charge of their encoded bytes.
+    let decodingBudget: DecodingBudget?
 
     init(config: CouchConfig, store: any CouchStore, blobs: BlobStore, authenticator: CouchAuthenticator,
-         bus: ChangeBus, logger: Logger) {
+         bus: ChangeBus, logger: Logger, decodingBudget: DecodingBudget? = nil) {
+        self.decodingBudget = decodingBudget
         self.config = config
         self.store = store
         self.blobs = blobs

@@ -13,22 +13,25 @@ public final class CouchService: Sendable {
 
     /// Validates `config` (the `couch` section; throws `ConfigError` naming the key) and opens the store
     /// (the `couch_*` tables must exist). `admin` is the product's server admin, Couch's only one in P1.
-    public convenience init(config: JSONObject, storage: Storage, blobs: BlobStore, admin: ServerAdmin, logger: Logger) throws {
+    /// `decodingBudget`: the servers' budget, which decoded gzip request bodies are charged to.
+    public convenience init(config: JSONObject, storage: Storage, blobs: BlobStore, admin: ServerAdmin, logger: Logger,
+                            decodingBudget: DecodingBudget? = nil) throws {
         let parsed = try CouchConfig(config)
         let store = try SQLiteCouchStore(storage: storage, blobs: blobs)
         if parsed.enabled { try UsersDatabase.ensure(store: store) }
-        self.init(config: parsed, store: store, blobs: blobs, bus: storage.changes, admin: admin, logger: logger)
+        self.init(config: parsed, store: store, blobs: blobs, bus: storage.changes, admin: admin, logger: logger,
+                  decodingBudget: decodingBudget)
     }
 
     /// The service over any store; `bus` carries the store's commit events (`_changes` feeds wait on them).
     init(config: CouchConfig, store: any CouchStore, blobs: BlobStore, bus: ChangeBus, admin: ServerAdmin,
-         logger: Logger) {
+         logger: Logger, decodingBudget: DecodingBudget? = nil) {
         self.config = config
         let users = UserDirectory(store: store, ttl: config.authCacheTtl)
         let authenticator = CouchAuthenticator(admin: admin, users: users, secret: store.metadata.cookieSecret,
                                                sessionTimeout: config.sessionTimeout)
         context = CouchContext(config: config, store: store, blobs: blobs, authenticator: authenticator,
-                               bus: bus, logger: logger)
+                               bus: bus, logger: logger, decodingBudget: decodingBudget)
     }
 
     /// The methods the Couch groups register; the resource decides which of them it answers (405 with its own

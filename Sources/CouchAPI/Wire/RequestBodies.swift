@@ -19,8 +19,8 @@ enum RequestBodies {
         throw .badContentType("Content-Type must be application/json")
     }
 
-    /// The body bytes, at most `limit` (413 `too_large` beyond). `Content-Encoding` must be identity;
-    /// gzip-encoded request bodies are not decoded yet and are refused like any other encoding (415).
+    /// The body bytes, at most `limit` (413 `too_large` beyond). gzip bodies arrive here already decoded
+    /// (`GzipRequestBody`, before dispatch); any other `Content-Encoding` but identity is refused (415).
     static func read(_ request: HTTPRequest, limit: Int) throws -> [UInt8] {
         if let encoding = request.headers["Content-Encoding"]?.trimmingSpaces(), !encoding.isEmpty,
            encoding.lowercased() != "identity" {

@@ -41,8 +41,9 @@ public final class DecodingBudget: Sendable {
         return bodyBytes + parsed
     }
 
-    /// Takes `charge` bytes if that many are free.
-    func tryAcquire(_ charge: Int) -> Bool {
+    /// Takes `charge` bytes if that many are free (never waits). A handler that decodes more than the body it
+    /// was charged for (a gzip-encoded body) takes the difference here and releases it when done.
+    public func tryAcquire(_ charge: Int) -> Bool {
         inUse.withLock { used in
             guard used <= capacity &- charge else { return false }
             used &+= charge
@@ -52,7 +53,7 @@ public final class DecodingBudget: Sendable {
 
     /// Returns `charge` bytes; true when nothing is being decoded any more.
     @discardableResult
-    func release(_ charge: Int) -> Bool {
+    public func release(_ charge: Int) -> Bool {
         inUse.withLock { used in
             used = max(0, used &- charge)
             return used == 0

@@ -175,7 +175,17 @@ final class CouchBulkDocsTests: CouchTestCase {
         assertError(try bulk(#"{"docs":[{"_id":"a"}]}"#, headers: [("Content-Encoding", "br")]), 415, "bad_content_type",
                     "br is not a supported content encoding.")
         XCTAssertEqual(try bulk(#"{"docs":[{"_id":"a"}]}"#, contentType: "Application/JSON; charset=utf-8").status, 201)
-        // gzip request bodies come with the zlib wrapper (pending, see docs/conformance/couch.md).
+        // gzip (§2.3): decoded before parsing; corrupt → 400; the bomb is CouchGzipBodyTests'.
+        let gzipped = try Compression.deflate(Array(#"{"docs":[{"_id":"g","v":1}]}"#.utf8), format: .gzip, level: 6)
+        let r = try send("POST", "/db/_bulk_docs", bytes: gzipped, headers: [("Content-Encoding", "gzip")])
+        XCTAssertEqual(r.status, 201, r.text)
+        XCTAssertEqual(json(r)[0]?["id"]?.stringValue, "g")
+        XCTAssertEqual(try get("/db/g")["v"]?.int64Value, 1)
+        assertError(try send("POST", "/db/_bulk_docs", bytes: Array(gzipped.dropLast(4)), headers: [("Content-Encoding", "gzip")]),
+                    400, "bad_request", "Request body is not properly gzipped.")
+        assertError(try send("POST", "/db/_bulk_docs", body: #"{"docs":[{"_id":"p"}]}"#, headers: [("Content-Encoding", "gzip")]),
+                    400, "bad_request", "Request body is not properly gzipped.")
+        XCTAssertEqual(try send("GET", "/db/p").status, 404)
     }
 
     func test_CD_134_aDeletionKeepsItsBody() throws {
