@@ -16,18 +16,18 @@ enum AttachmentData {
     }
 
     /// The `_attachments` object as compact JSON text (nil for no attachments). Each attachment's bytes are read
-    /// from the blob store whole (at most `couch.maxAttachmentSize`). gzip-stored data, which must be decoded
-    /// before base64, is not served yet (501).
-    static func text(_ attachments: [StoredAttachment], since: Int, blobs: BlobStore, limit: Int) throws -> [UInt8]? {
+    /// from the blob store whole (at most `couch.maxAttachmentSize`); gzip-stored data is decoded before base64
+    /// (§3.5.1). `encodingInfo` (`att_encoding_info=true`): stubs of gzip-stored attachments say so.
+    static func text(_ attachments: [StoredAttachment], since: Int, blobs: BlobStore, limit: Int,
+                     encodingInfo: Bool = false) throws -> [UInt8]? {
         guard !attachments.isEmpty else { return nil }
         var object = JSONObject()
         for attachment in attachments {
             guard attachment.revpos > since else {
-                object[attachment.name] = AttachmentJSON.stub(attachment)
+                object[attachment.name] = AttachmentJSON.stub(attachment, encodingInfo: encodingInfo)
                 continue
             }
-            if attachment.encoding == "gzip" { throw DocumentReadRoute.attachmentDataPending }
-            let bytes = try blobs.bytes(of: attachment.blobHash, limit: limit)
+            let bytes = try AttachmentStorage.identityBytes(attachment, blobs: blobs, limit: limit)
             object[attachment.name] = AttachmentJSON.inline(attachment, data: bytes)
         }
         return JSON.object(object).serializedBytes()

@@ -9,7 +9,8 @@ enum AttachmentsInput {
     /// commit). A write that then fails leaves an unreferenced blob, which garbage collection removes.
     /// `replicated`: a `revpos` sent with data is kept (interactive writes give data the new generation).
     /// `follows`: the attachments a multipart body carried, by name (nil for a JSON body, where `follows` is a 400).
-    static func parse(_ members: JSONObject?, blobs: BlobStore, maxAttachmentSize: Int,
+    /// Inline data of the types `compression` takes is stored gzip-encoded, as CouchDB stores it.
+    static func parse(_ members: JSONObject?, blobs: BlobStore, maxAttachmentSize: Int, compression: AttachmentCompression,
                       replicated: Bool, follows: [String: StoredAttachment]? = nil) throws -> [AttachmentInput] {
         guard let members, !members.isEmpty else { return [] }
         var inputs: [AttachmentInput] = []
@@ -37,11 +38,10 @@ enum AttachmentsInput {
             }
             guard bytes.count <= maxAttachmentSize else { throw CouchError.attachmentTooLarge(name) }
             let contentType = object["content_type"]?.stringValue ?? "application/octet-stream"
-            let blob = try blobs.store(bytes: bytes)
             // Digests are always the server's own (§4.7): any digest or length sent along is ignored.
-            let stored = StoredAttachment(name: name, contentType: contentType, length: Int64(bytes.count),
-                                          digest: AttachmentDigest.string(md5: Crypto.md5(bytes)),
-                                          revpos: replicated ? (revpos ?? 0) : 0, blobHash: blob.hash)
+            let stored = try AttachmentStorage.store(bytes, name: name, contentType: contentType,
+                                                     revpos: replicated ? (revpos ?? 0) : 0,
+                                                     compression: compression, blobs: blobs)
             inputs.append(.data(stored, keepRevpos: replicated))
         }
         return inputs

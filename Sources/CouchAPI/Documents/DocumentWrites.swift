@@ -41,6 +41,7 @@ enum DocumentWrites {
         }
         let attachments = try AttachmentsInput.parse(input.attachments, blobs: call.context.blobs,
                                                      maxAttachmentSize: call.config.maxAttachmentSize,
+                                                     compression: call.config.attachmentCompression,
                                                      replicated: !newEdits, follows: follows)
         return try DocumentEdit(id: id, mode: mode, deleted: input.deleted, body: input.body, bodyText: bodyText,
                                 attachments: attachments)

@@ -15,17 +15,21 @@ enum AttachmentWriteRoute {
 
     /// `PUT`: the body becomes the attachment `name`, first in the new revision's list (§4.7 ordering).
     private static func put(_ call: CouchCall, database: String, documentID: PathSegment, segments: [PathSegment]) throws -> Reply {
-        let (id, name, rev) = try DocumentWriteRoute.databaseFirst(call, database) { () throws -> (String, String, RevID?) in
+        let (id, name, rev, gzip) = try DocumentWriteRoute.databaseFirst(call, database) { () throws -> (String, String, RevID?, Bool) in
             let id = try DocumentID.validate(utf8: documentID.bytes, maxLength: call.config.maxDocIdLength)
             try WritePermission.check(call, id: id)
             let name = try attachmentName(segments)
+            var gzip = false
             if let encoding = call.request.headers["Content-Encoding"]?.trimmingSpaces(), !encoding.isEmpty,
                encoding.lowercased() != "identity" {
-                // gzip-encoded uploads (P2) are refused like any other encoding until they are stored as such.
-                throw CouchError.badContentType("Only gzip and identity content-encodings are supported")
+                // gzip data is stored as received (§3.5.3, P2); nothing else is understood.
+                guard GzipRequestBody.isGzip(encoding) else {
+                    throw CouchError.badContentType("Only gzip and identity content-encodings are supported")
+                }
+                gzip = true
             }
             guard call.request.body.count <= call.config.maxAttachmentSize else { throw CouchError.attachmentTooLarge(name) }
-            return (id, name, try requestedRev(call))
+            return (id, name, try requestedRev(call), gzip)
         }
         let parent = try call.store.read { reader -> StoredRevision? in
             guard let db = try reader.database(named: database) else { throw CouchError.databaseMissing }
@@ -50,10 +54,12 @@ enum AttachmentWriteRoute {
         } else {
             body = JSONObject()
         }
-        let blob = try store(call.request.body, blobs: call.context.blobs)
         let contentType = call.request.headers["Content-Type"] ?? "application/octet-stream"
-        let stored = StoredAttachment(name: name, contentType: contentType, length: Int64(call.request.body.count),
-                                      digest: AttachmentDigest.string(md5: md5), revpos: 0, blobHash: blob.hash)
+        let stored = gzip
+            ? try AttachmentStorage.storeGzip(body: call.request.body, md5: md5, name: name, contentType: contentType,
+                                              maxLength: call.config.maxAttachmentSize, blobs: call.context.blobs)
+            : try AttachmentStorage.store(body: call.request.body, md5: md5, name: name, contentType: contentType,
+                                          compression: call.config.attachmentCompression, blobs: call.context.blobs)
         attachments.append(.data(stored, keepRevpos: false))
         // The parent's other attachments follow as stubs, resolved against the parent inside the write job.
         for other in parent?.attachments ?? [] where other.name != name {
@@ -120,14 +126,5 @@ enum AttachmentWriteRoute {
         var stream = Crypto.MD5Stream()
         try body.forEachChunk { stream.update($0) }
         return stream.finalize()
-    }
-
-    /// Writes the body to the blob store (durable before the write job references it, §4.7).
-    private static func store(_ body: RequestBody, blobs: BlobStore) throws -> BlobReference {
-        switch body {
-        case .empty: return try blobs.store(bytes: [])
-        case .bytes(let bytes): return try blobs.store(bytes: bytes)
-        case .file(let path, _): return try blobs.store(fileAt: path)
-        }
     }
 }

@@ -33,7 +33,7 @@ enum DocumentReadRoute {
         let options = try ReadOptions(call.query)
         if let openRevs = options.openRevs { return try OpenRevsRead.handle(call, database: database, id: id, openRevs, options) }
         // Attachment data needs the revision's attachment list, which only the detailed read loads.
-        if !options.attachmentData, options.isPlain || (options.latest && options.isPlainApartFromRev) {
+        if !options.attachmentData, !options.attEncodingInfo, options.isPlain || (options.latest && options.isPlainApartFromRev) {
             return try plain(call, database: database, id: id, options: options)
         }
         return try detailed(call, database: database, id: id, options: options)
@@ -96,7 +96,7 @@ enum DocumentReadRoute {
             // `latest=true` ignores `rev` and answers the winner (CouchDB 3.3.3).
             guard let rev = options.rev, !options.latest else {
                 // Inline data needs the winner's attachment list (the document row keeps stubs as text only).
-                guard options.attachmentData, doc.winnerAttachments != nil, let winner = doc.tree.winner else { return (doc, nil) }
+                guard options.attachmentData || options.attEncodingInfo, doc.winnerAttachments != nil, let winner = doc.tree.winner else { return (doc, nil) }
                 return (doc, try reader.revision(documentRowID: doc.rowID, rev: winner.rev))
             }
             guard let node = doc.tree.node(rev), node.hasBody,
@@ -131,11 +131,16 @@ enum DocumentReadRoute {
     /// the attachments newer than the `atts_since` ancestor (§3.5.1, §5.6). Nil when it has none.
     private static func attachmentsText(_ call: CouchCall, _ revision: StoredRevision, node: RevNode, tree: RevTree,
                                         options: ReadOptions) throws -> [UInt8]? {
-        guard options.attachmentData, !revision.attachments.isEmpty else { return AttachmentJSON.stubsText(revision.attachments) }
+        let info = options.attEncodingInfo
+        guard options.attachmentData, !revision.attachments.isEmpty else {
+            return AttachmentJSON.stubsText(revision.attachments, encodingInfo: info)
+        }
         let since = AttachmentData.sinceGeneration(tree, rev: node.rev, attsSince: options.attsSince)
-        guard AttachmentData.needsData(revision.attachments, since: since) else { return AttachmentJSON.stubsText(revision.attachments) }
+        guard AttachmentData.needsData(revision.attachments, since: since) else {
+            return AttachmentJSON.stubsText(revision.attachments, encodingInfo: info)
+        }
         return try AttachmentData.text(revision.attachments, since: since, blobs: call.context.blobs,
-                                       limit: call.config.maxAttachmentSize)
+                                       limit: call.config.maxAttachmentSize, encodingInfo: info)
     }
 
     /// `attachments=true` (or `atts_since`) with attachment data to send to a request that accepts

@@ -20,6 +20,8 @@ struct ReadOptions {
     var attachmentData = false
     /// `atts_since=[rev,…]` (§5.6): attachments not newer than the newest of these on the path go as stubs.
     var attsSince: [RevID]?
+    /// `att_encoding_info=true`: stubs of gzip-stored attachments carry `encoding` and `encoded_length`.
+    var attEncodingInfo = false
     var openRevs: OpenRevs?
 
     /// Reads the options; any value other than `true` means false (CouchDB's rule for these options).
@@ -34,6 +36,7 @@ struct ReadOptions {
         latest = query.flag("latest")
         deleted = query.flag("deleted")
         attachmentData = query.flag("attachments") || query.value("atts_since") != nil
+        attEncodingInfo = query.flag("att_encoding_info")
         if let text = query.value("atts_since") { attsSince = try RevID.list(json: try CouchJSON.parse(text)) }
         if let text = query.value("open_revs") {
             openRevs = text == "all" ? .all : .list(try RevID.list(json: try CouchJSON.parse(text)))

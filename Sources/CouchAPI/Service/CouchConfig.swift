@@ -29,6 +29,10 @@ public struct CouchConfig: Sendable, Equatable {
     public var maxBulkGet = 10000
     /// Most parts, the JSON document's included, in one multipart/related document write (§5.11.1).
     public var maxMultipartParts = 1000
+    /// Media types stored gzip-encoded (`*` wildcards), CouchDB's `compressible_types` (§4.7).
+    public var attachmentCompressibleTypes = AttachmentCompression.couchDBTypes
+    /// zlib level for them, 1…9; 0 stores every attachment as received (CouchDB's `compression_level`).
+    public var attachmentCompressionLevel = AttachmentCompression.couchDBLevel
     /// Most document ids in one `_purge` request (§3.12).
     public var maxPurgeDocuments = 100
     /// Most revisions, over all ids, in one `_purge` request (§3.12).
@@ -61,6 +65,7 @@ public struct CouchConfig: Sendable, Equatable {
     static let knownKeys: Set<String> = [
         "enabled", "mountPath", "rootListen", "sessionTimeout", "cookieSameSite", "maxDocumentSize",
         "maxAttachmentSize", "maxRequestSize", "maxDocIdLength", "uuidsMaxCount", "maxBulkDocs", "maxBulkGet", "maxMultipartParts", "maxPurgeDocuments",
+        "attachmentCompressibleTypes", "attachmentCompressionLevel",
         "maxPurgeRevisions", "decodePlusToSpace",
         "corsOrigins", "corsCredentials", "wwwAuthenticate", "changesTimeout", "maxFeedsPerUser",
         "passwordIterations", "authCacheTtl", "publicWhenMembersEmpty", "usersPublicSignup",
@@ -98,6 +103,8 @@ public struct CouchConfig: Sendable, Equatable {
         maxBulkDocs = try section.int("maxBulkDocs", 10000, min: 1, max: 1_000_000)
         maxBulkGet = try section.int("maxBulkGet", 10000, min: 1, max: 1_000_000)
         maxMultipartParts = try section.int("maxMultipartParts", 1000, min: 1, max: 1_000_000)
+        attachmentCompressibleTypes = try section.stringList("attachmentCompressibleTypes", AttachmentCompression.couchDBTypes)
+        attachmentCompressionLevel = try section.int("attachmentCompressionLevel", AttachmentCompression.couchDBLevel, min: 0, max: 9)
         maxPurgeDocuments = try section.int("maxPurgeDocuments", 100, min: 1, max: 1_000_000)
         maxPurgeRevisions = try section.int("maxPurgeRevisions", 1000, min: 1, max: 1_000_000)
         decodePlusToSpace = try section.bool("decodePlusToSpace", true)
@@ -137,8 +144,17 @@ public struct CouchConfig: Sendable, Equatable {
             && a.maxPurgeDocuments == b.maxPurgeDocuments && a.maxPurgeRevisions == b.maxPurgeRevisions
             && a.decodePlusToSpace == b.decodePlusToSpace && a.corsOrigins == b.corsOrigins
             && a.corsCredentials == b.corsCredentials && a.wwwAuthenticate == b.wwwAuthenticate
+            && a.attachmentCompressibleTypes == b.attachmentCompressibleTypes
+            && a.attachmentCompressionLevel == b.attachmentCompressionLevel
             && a.changesTimeout == b.changesTimeout && a.maxFeedsPerUser == b.maxFeedsPerUser
             && a.passwordIterations == b.passwordIterations && a.authCacheTtl == b.authCacheTtl
             && a.publicWhenMembersEmpty == b.publicWhenMembersEmpty && a.usersPublicSignup == b.usersPublicSignup
+    }
+}
+
+extension CouchConfig {
+    /// Which attachments are stored gzip-encoded.
+    var attachmentCompression: AttachmentCompression {
+        AttachmentCompression(types: attachmentCompressibleTypes, level: attachmentCompressionLevel)
     }
 }

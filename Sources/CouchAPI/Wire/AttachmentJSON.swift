@@ -3,19 +3,19 @@ import Core
 /// How attachments appear inside a document's `_attachments` (spec §3.5.1).
 enum AttachmentJSON {
     /// A stub: `{"content_type":…,"revpos":N,"digest":"md5-…","length":N,"stub":true}` (CouchDB's member
-    /// order), plus `encoding`/`encoded_length` when `encodingInfo` asks for them (P2) and the attachment is
-    /// stored compressed.
+    /// order), then `encoding`/`encoded_length` when `encodingInfo` asks for them (`att_encoding_info`, P2) and
+    /// the attachment is stored compressed (after `stub`, where CouchDB's `couch_att:to_json` puts them).
     static func stub(_ attachment: StoredAttachment, encodingInfo: Bool = false) -> JSON {
         var object = JSONObject()
         object["content_type"] = .string(attachment.contentType)
         object["revpos"] = .int(attachment.revpos)
         object["digest"] = .string(attachment.digest)
         object["length"] = .number(JSONNumber(attachment.length))
+        object["stub"] = .bool(true)
         if encodingInfo, let encoding = attachment.encoding {
             object["encoding"] = .string(encoding)
             if let encoded = attachment.encodedLength { object["encoded_length"] = .number(JSONNumber(encoded)) }
         }
-        object["stub"] = .bool(true)
         return .object(object)
     }
 
@@ -47,15 +47,15 @@ enum AttachmentJSON {
     }
 
     /// The `_attachments` object of stubs, in the revision's order.
-    static func stubs(_ attachments: [StoredAttachment]) -> JSONObject {
+    static func stubs(_ attachments: [StoredAttachment], encodingInfo: Bool = false) -> JSONObject {
         var object = JSONObject()
-        for attachment in attachments { object[attachment.name] = stub(attachment) }
+        for attachment in attachments { object[attachment.name] = stub(attachment, encodingInfo: encodingInfo) }
         return object
     }
 
     /// The stubs object as compact JSON text, as the document row keeps it for its winner; nil when there
-    /// are no attachments.
-    static func stubsText(_ attachments: [StoredAttachment]) -> [UInt8]? {
-        attachments.isEmpty ? nil : JSON.object(stubs(attachments)).serializedBytes()
+    /// are no attachments. `encodingInfo`: as for `stub`.
+    static func stubsText(_ attachments: [StoredAttachment], encodingInfo: Bool = false) -> [UInt8]? {
+        attachments.isEmpty ? nil : JSON.object(stubs(attachments, encodingInfo: encodingInfo)).serializedBytes()
     }
 }
