@@ -14,6 +14,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case couchChanges = "couch-changes"
     case couchAllDocs = "couch-all-docs"
     case couchMultipart = "couch-multipart"
+    case gzipBody = "gzip-body"
     case backbeamBQL = "backbeam-bql"
     case backbeamParameters = "backbeam-parameters"
 
@@ -33,6 +34,7 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .couchChanges: return CouchFuzz.changes(input)
         case .couchAllDocs: return CouchFuzz.allDocs(input)
         case .couchMultipart: return CouchFuzz.multipart(input)
+        case .gzipBody: return GzipFuzz.body(input)
         case .backbeamBQL: return BackbeamFuzz.bql(input)
         case .backbeamParameters: return BackbeamFuzz.parameters(input)
         }

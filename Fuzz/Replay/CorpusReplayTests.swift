@@ -61,6 +61,7 @@ final class CorpusReplayTests: XCTestCase {
     func testCouchChangesCorpus() throws { _ = try replay(.couchChanges) }
     func testCouchAllDocsCorpus() throws { _ = try replay(.couchAllDocs) }
     func testCouchMultipartCorpus() throws { _ = try replay(.couchMultipart) }
+    func testGzipBodyCorpus() throws { _ = try replay(.gzipBody) }
     func testBackbeamBQLCorpus() throws { _ = try replay(.backbeamBQL) }
     func testBackbeamParametersCorpus() throws { _ = try replay(.backbeamParameters) }
 }
