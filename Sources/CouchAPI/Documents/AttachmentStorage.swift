@@ -32,7 +32,12 @@ enum AttachmentStorage {
                       compression: AttachmentCompression, blobs: BlobStore) throws -> StoredAttachment {
         guard case .file(let path, let length) = body else {
             let bytes = try body.readAll(limit: Int.max)
-            return try store(bytes, name: name, contentType: contentType, revpos: 0, compression: compression, blobs: blobs)
+            if compression.compresses(contentType) {
+                return try store(bytes, name: name, contentType: contentType, revpos: 0, compression: compression, blobs: blobs)
+            }
+            let blob = try blobs.store(bytes: bytes)
+            return StoredAttachment(name: name, contentType: contentType, length: Int64(bytes.count),
+                                    digest: AttachmentDigest.string(md5: md5), revpos: 0, blobHash: blob.hash)
         }
         guard compression.compresses(contentType) else {
             let blob = try blobs.store(fileAt: path)

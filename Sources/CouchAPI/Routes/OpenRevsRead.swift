@@ -96,7 +96,8 @@ enum OpenRevsRead {
         var out: [UInt8] = []
         DocumentJSON.appendParts(to: &out, id: id, rev: node.rev.description, body: revision.body,
                                  deleted: revision.deleted, metadata: options.metadata(for: node, in: tree),
-                                 attachments: attachments ?? AttachmentJSON.stubsText(revision.attachments))
+                                 attachments: attachments ?? AttachmentJSON.stubsText(revision.attachments,
+                                                                                      encodingInfo: options.attEncodingInfo))
         return out
     }
 }

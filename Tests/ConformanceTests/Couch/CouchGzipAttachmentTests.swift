@@ -122,6 +122,10 @@ final class CouchGzipAttachmentTests: CouchTestCase {
         // open_revs with attachments=true decodes inline data too.
         let open = json(try send("GET", "/db/r?open_revs=all&attachments=true", headers: acceptJSON))
         XCTAssertEqual(open[0]?["ok"]?["_attachments"]?["t.txt"]?["data"]?.stringValue, "aGVsbG8=")
+        // …and shows the encoding of stubs when asked.
+        let info = json(try send("GET", "/db/r?open_revs=all&att_encoding_info=true", headers: acceptJSON))
+        XCTAssertEqual(info[0]?["ok"]?["_attachments"]?["t.txt"]?["encoding"]?.stringValue, "gzip")
+        XCTAssertNil(json(try send("GET", "/db/r?open_revs=all", headers: acceptJSON))[0]?["ok"]?["_attachments"]?["t.txt"]?["encoding"])
     }
 }
 
