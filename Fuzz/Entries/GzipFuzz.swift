@@ -10,6 +10,8 @@ enum GzipFuzz {
     /// be Couch's 400 or 413. A decoded body must be within the limit, equal what the inflater gives when fed
     /// in pieces of a size the input picks, and survive a deflate/inflate round trip.
     static func body(_ input: [UInt8]) -> FuzzOutcome {
+        // An empty body is left alone (there is nothing to decode), so the checks below do not apply.
+        guard !input.isEmpty else { return .refused("empty body") }
         let limits = [1024, GzipRequestBody.onePassLimit + 1000, 1 << 20]
         let limit = limits[input.count % limits.count]
         var headers = HTTPHeaders()
@@ -19,7 +21,7 @@ enum GzipFuzz {
             let request = try HTTPRequest(method: .post, target: "/db/_bulk_docs", headers: headers, body: .bytes(input))
             let result = try GzipRequestBody.decoded(request, route: .database("db"), method: .post, limit: limit, budget: nil)
             guard case .bytes(let bytes) = result.request.body, result.charge == 0 else {
-                return input.isEmpty ? .refused("empty body left alone") : .violated("decoded body is not in memory")
+                return .violated("decoded body is not in memory")
             }
             decoded = bytes
         } catch let error as CouchError {
