@@ -30,10 +30,4 @@ public enum Compression {
         }
         return output
     }
-
-    /// Whether `data` starts like a gzip member (the magic bytes 1f 8b).
-    public static func looksLikeGzip(_ data: some Collection<UInt8>) -> Bool {
-        var iterator = data.makeIterator()
-        return iterator.next() == 0x1F && iterator.next() == 0x8B
-    }
 }

@@ -95,11 +95,6 @@ enum AttachmentStorage {
                                 encoding: "gzip", encodedLength: Int64(body.count), blobHash: blob.hash)
     }
 
-    /// The stored bytes (as stored: gzip for gzip-stored attachments), at most `limit`.
-    static func storedBytes(_ attachment: StoredAttachment, blobs: BlobStore, limit: Int) throws -> [UInt8] {
-        try blobs.bytes(of: attachment.blobHash, limit: limit)
-    }
-
     /// The identity bytes: gzip-stored data decoded (to at most `length` bytes, the size it was stored with).
     static func identityBytes(_ attachment: StoredAttachment, blobs: BlobStore, limit: Int) throws -> [UInt8] {
         let stored = try blobs.bytes(of: attachment.blobHash, limit: attachment.encoding == nil ? limit : Int.max)
