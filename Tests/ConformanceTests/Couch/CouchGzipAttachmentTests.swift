@@ -158,3 +158,39 @@ final class CouchGzipAttachmentLimitTests: CouchTestCase {
         XCTAssertEqual(try get("/db/doc")["_rev"]?.stringValue, r1)
     }
 }
+
+/// A gzip `follows` part of a multipart/related `PUT`, as the CouchDB replicator pushes attachments its source
+/// stores compressed (spec §4.7, CD-109).
+final class CouchGzipFollowsTests: CouchTestCase {
+    func test_CD_109_gzipFollowsAttachmentIsServedStoredOrDecoded() throws {
+        let text = Array(String(repeating: "a compressed attachment ", count: 40).utf8)
+        let gz = try Compression.deflate(text, format: .gzip, level: 8)
+        let digest = "md5-" + Base64.encode(Crypto.md5(gz))
+        let document = #"{"_id":"m","_rev":"1-\#(Self.hex("a"))","_revisions":{"start":1,"ids":["\#(Self.hex("a"))"]},"_attachments":{"t.txt":{"follows":true,"content_type":"text/plain","revpos":1,"digest":"\#(digest)","encoding":"gzip","encoded_length":\#(gz.count),"length":\#(text.count)}}}"#
+        let body = MultipartTestBody.build([
+            MultipartTestBody.Part(["Content-Type: application/json"], document),
+            MultipartTestBody.Part(["Content-Disposition: attachment; filename=\"t.txt\"", "Content-Type: text/plain",
+                                    "Content-Encoding: gzip", "Content-Length: \(gz.count)"], gz),
+        ])
+        let r = try send("PUT", "/db/m?new_edits=false", bytes: body, headers: [("Content-Type", MultipartTestBody.contentType)])
+        XCTAssertEqual(r.status, 201, r.text)
+        // With Accept-Encoding: gzip, the N stored bytes as they came; without, the M decoded bytes.
+        let stored = try send("GET", "/db/m/t.txt", headers: [("Accept-Encoding", "gzip")])
+        XCTAssertEqual(stored.status, 200)
+        XCTAssertEqual(stored.header("Content-Encoding"), "gzip")
+        XCTAssertEqual(stored.header("Content-Length"), String(gz.count))
+        XCTAssertEqual(stored.body, gz)
+        let decoded = try send("GET", "/db/m/t.txt")
+        XCTAssertNil(decoded.header("Content-Encoding"))
+        XCTAssertEqual(decoded.header("Content-Length"), String(text.count))
+        XCTAssertEqual(decoded.body, text)
+        // attachments=true as JSON: decoded base64 and no length; the stub with att_encoding_info names both lengths.
+        let inline = json(try send("GET", "/db/m?attachments=true", headers: [("Accept", "application/json")]))
+        XCTAssertEqual(inline["_attachments"]?["t.txt"]?["data"]?.stringValue, Base64.encode(text))
+        XCTAssertEqual(inline["_attachments"]?["t.txt"]?["digest"]?.stringValue, digest)
+        let stub = json(try send("GET", "/db/m?att_encoding_info=true"))["_attachments"]?["t.txt"]
+        XCTAssertEqual(stub?["length"]?.int64Value, Int64(text.count))
+        XCTAssertEqual(stub?["encoded_length"]?.int64Value, Int64(gz.count))
+        XCTAssertEqual(stub?["encoding"]?.stringValue, "gzip")
+    }
+}
