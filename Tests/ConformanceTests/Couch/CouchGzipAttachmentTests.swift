@@ -192,5 +192,16 @@ final class CouchGzipFollowsTests: CouchTestCase {
         XCTAssertEqual(stub?["length"]?.int64Value, Int64(text.count))
         XCTAssertEqual(stub?["encoded_length"]?.int64Value, Int64(gz.count))
         XCTAssertEqual(stub?["encoding"]?.stringValue, "gzip")
+        // A multipart/related answer sends it as stored: `encoding` and `encoded_length`, a gzip part.
+        let related = try send("GET", "/db/m?attachments=true", headers: [("Accept", "multipart/related")])
+        let type = related.header("Content-Type") ?? ""
+        let parts = MultipartTestBody.boundary(of: type).flatMap { MultipartTestBody.parse(related.body, boundary: $0) } ?? []
+        XCTAssertEqual(parts.count, 2, type)
+        let follows = (try? JSONParser.parse(parts.first?.content ?? []))?["_attachments"]?["t.txt"]
+        XCTAssertEqual(follows?["encoding"]?.stringValue, "gzip")
+        XCTAssertEqual(follows?["encoded_length"]?.int64Value, Int64(gz.count))
+        XCTAssertEqual(follows?["length"]?.int64Value, Int64(text.count))
+        XCTAssertEqual(parts.last?.header("Content-Encoding"), "gzip")
+        XCTAssertEqual(parts.last?.content, gz)
     }
 }
