@@ -15,6 +15,12 @@ whole body and reads the answer; all start together. The server's RSS is sampled
 burst the script waits --settle seconds and reads RSS again. Statuses are counted: 413/400 (refused
 while parsing), 503 (waited for the decoding budget and gave up), anything else.
 
+"Idle" is read after one small request to the same endpoint (an array of 500 zeros, about 1 KiB) has been answered:
+the daemon drops its executable's start-up pages once it listens, and the code that serves the endpoint
+comes back into memory with its first request, whatever its size. Measured before that request, idle
+would leave out pages any server in service holds, and the settled figure would count them as what the
+burst left behind. The anonymous and file-backed parts (/proc/PID/smaps_rollup) are reported for both.
+
 Keys from the environment: PARSE_APP_ID, PARSE_REST_KEY (parse), DS_TOKEN (datastore).
 """
 import argparse
@@ -35,6 +41,29 @@ def status_kb(pid, field):
     return 0
 
 
+def memory_parts_kb(pid):
+    """Anonymous and file-backed resident memory of PID in kB (from smaps_rollup; (0, 0) without it)."""
+    parts = {"Anonymous": 0, "Pss_File": 0}
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                key = line.split(":", 1)[0]
+                if key in parts:
+                    parts[key] = int(line.split()[1])
+    except OSError:
+        pass
+    return parts["Anonymous"], parts["Pss_File"]
+
+
+def warm_up(port, endpoint, shape, deadline):
+    """One small request to the endpoint, so that the code serving it is resident before idle is read."""
+    results = [None]
+    event = threading.Event()
+    event.set()
+    client(port, request_bytes(endpoint, 0, shape, small=True), event, results, 0, deadline)
+    return results[0]
+
+
 def json_body(mib, shape):
     if shape == "dense":
         # As many values as the default limit accepts in as few bytes as possible: 999,997 zeros (2 MB),
@@ -50,8 +79,8 @@ def json_body(mib, shape):
     return b'{"a":[' + b"0," * n + b"0]}"
 
 
-def request_bytes(endpoint, mib, shape):
-    body = json_body(mib, shape)
+def request_bytes(endpoint, mib, shape, small=False):
+    body = b'{"a":[' + b"0," * 499 + b"0]}" if small else json_body(mib, shape)
     if endpoint == "parse":
         head = (f"POST /parse/classes/Burst HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 f"X-Parse-Application-Id: {os.environ['PARSE_APP_ID']}\r\n"
@@ -60,7 +89,7 @@ def request_bytes(endpoint, mib, shape):
     elif endpoint == "datastore":
         # Percent-encoding doubles "0," ("0%2C"), so the JSON is half the body; the changes are parsed
         # (syntax first) before the handle is looked up.
-        n = (mib << 20) // 4 - 64
+        n = 499 if small else (mib << 20) // 4 - 64
         changes = b'[["I","t","r",{"a":[' + b"0," * n + b'0]}]]'
         body = b"handle=burst&rev=0&changes=" + urllib.parse.quote_from_bytes(changes, safe="[]\"{}:").encode()
         head = (f"POST /1/datastores/put_delta HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -104,7 +133,10 @@ def main():
     ap.add_argument("--json")
     args = ap.parse_args()
 
+    warm_status = warm_up(args.port, args.endpoint, args.shape, args.deadline)
+    time.sleep(1)
     idle = status_kb(args.pid, "VmRSS")
+    idle_anon, idle_file = memory_parts_kb(args.pid)
     payload = request_bytes(args.endpoint, args.mib, args.shape)
     start = threading.Event()
     results = [None] * args.clients
@@ -124,6 +156,7 @@ def main():
     after = status_kb(args.pid, "VmRSS")
     time.sleep(args.settle)
     settled = status_kb(args.pid, "VmRSS")
+    settled_anon, settled_file = memory_parts_kb(args.pid)
     counts = {}
     for r in results:
         counts[str(r)] = counts.get(str(r), 0) + 1
@@ -132,10 +165,14 @@ def main():
               "sampledPeakRSSMiB": round(peak / 1024, 1), "rssAtEndMiB": round(after / 1024, 1),
               "settledRSSMiB": round(settled / 1024, 1),
               "settledOverIdle": round(settled / idle, 2) if idle else None,
+              "idleAnonMiB": round(idle_anon / 1024, 1), "idleFileMiB": round(idle_file / 1024, 1),
+              "settledAnonMiB": round(settled_anon / 1024, 1), "settledFileMiB": round(settled_file / 1024, 1),
+              "warmUpStatus": warm_status,
               "seconds": round(elapsed, 1), "timedOut": timed_out, "statuses": counts}
     print(f"{args.endpoint} ({args.shape}): {args.clients} x {len(payload) / 1048576:.1f} MiB: idle {report['idleRSSMiB']} MiB, "
           f"peak {report['peakRSSMiB']} MiB, {args.settle:g} s after {report['settledRSSMiB']} MiB "
-          f"({report['settledOverIdle']}x idle), {report['seconds']} s, statuses {counts}"
+          f"({report['settledOverIdle']}x idle; anonymous {report['idleAnonMiB']} -> {report['settledAnonMiB']} MiB, "
+          f"file-backed {report['idleFileMiB']} -> {report['settledFileMiB']} MiB), {report['seconds']} s, statuses {counts}"
           + (" (deadline reached)" if timed_out else ""))
     if args.json:
         with open(args.json, "w") as f:
