@@ -27,7 +27,8 @@ enum ChangesAnswer {
                 do {
                     page = try store.read { reader in
                         try ChangesScan.page(reader, databaseID: state.databaseID, options: state.options,
-                                             selection: state.selection, after: state.position, rowsLeft: state.rowsLeft)
+                                             selection: state.selection, after: state.position, rowsLeft: state.rowsLeft,
+                                             attachments: state.attachments)
                     }
                 } catch {
                     // The status is sent: ending without the summary leaves invalid JSON, which the client

@@ -28,16 +28,19 @@ final class ChangesFeedState: Sendable {
     let options: ChangesOptions
     let selection: ChangesSelection
     let shape: Shape
+    /// Where `attachments=true` reads attachment data, and how much one page may inline.
+    let attachments: AttachmentSource
     /// Adds Couch's headers (request id, CORS, a refreshed cookie) to an answer of this request.
     let finish: @Sendable (HTTPResponse) -> HTTPResponse
     private let progress: Mutex<Progress>
 
     init(databaseID: Int64, options: ChangesOptions, selection: ChangesSelection, shape: Shape, since: Int64,
-         finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse) {
+         attachments: AttachmentSource, finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse) {
         self.databaseID = databaseID
         self.options = options
         self.selection = selection
         self.shape = shape
+        self.attachments = attachments
         self.finish = finish
         progress = Mutex(Progress(position: since))
     }

@@ -49,7 +49,8 @@ final class ChangesFeeds: Sendable {
                     let key = PageKey(state)
                     let page = try pages[key] ?? ChangesScan.page(reader, databaseID: state.databaseID,
                                                                   options: state.options, selection: state.selection,
-                                                                  after: key.position, rowsLeft: key.rowsLeft)
+                                                                  after: key.position, rowsLeft: key.rowsLeft,
+                                                                  attachments: state.attachments)
                     pages[key] = page
                     if page.databaseGone {
                         answers[waiter.id] = state.finish(ChangesAnswer.empty(lastSeq: page.lastSeq))
@@ -90,7 +91,7 @@ final class ChangesFeeds: Sendable {
                     let state = waiter.payload
                     let page = try ChangesScan.page(reader, databaseID: state.databaseID, options: state.options,
                                                     selection: state.selection, after: state.position,
-                                                    rowsLeft: state.rowsLeft)
+                                                    rowsLeft: state.rowsLeft, attachments: state.attachments)
                     chunks[waiter.id] = chunk(page, state: state)
                 }
             }

@@ -39,6 +39,10 @@ struct ChangesOptions: Sendable, Hashable {
     var includeDocs = false
     /// With `include_docs`: `_conflicts` in each document.
     var conflicts = false
+    /// With `include_docs`: attachment data inline (`attachments=true`).
+    var attachments = false
+    /// With `include_docs`: `encoding`/`encoded_length` of gzip-stored attachments (`att_encoding_info=true`).
+    var attEncodingInfo = false
     /// Heartbeat interval in ms, clamped; nil: none (the feed then ends after `timeout`).
     var heartbeat: Int?
     /// How long a feed may stay silent before it ends, in ms, clamped (ignored with a heartbeat).
@@ -78,6 +82,8 @@ struct ChangesOptions: Sendable, Hashable {
         }
         includeDocs = query.flag("include_docs")
         conflicts = query.flag("conflicts")
+        attachments = query.flag("attachments")
+        attEncodingInfo = query.flag("att_encoding_info")
         if let text = query.value("heartbeat") { heartbeat = min(try Self.heartbeat(text, maxWait: maxWait), maxWait) }
         if let text = query.value("timeout") {
             guard let value = Self.decimal(text) else {

@@ -13,6 +13,8 @@ struct AttachmentCompression: Sendable, Equatable {
     static let couchDBTypes = ["text/*", "application/javascript", "application/json", "application/xml"]
     /// CouchDB's default `compression_level`.
     static let couchDBLevel = 8
+    /// Never compresses.
+    static let off = AttachmentCompression(types: [], level: 0)
 
     /// Media-type patterns, lowercased; `*` matches any run of characters.
     let types: [String]

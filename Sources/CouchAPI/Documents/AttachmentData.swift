@@ -15,9 +15,18 @@ enum AttachmentData {
         attachments.contains { $0.revpos > since }
     }
 
+    /// The identity bytes the attachments newer than `since` bring inline (before base64).
+    static func inlineSize(_ attachments: [StoredAttachment], since: Int) -> Int64 {
+        attachments.reduce(into: Int64(0)) { sum, attachment in
+            guard attachment.revpos > since else { return }
+            let (total, overflow) = sum.addingReportingOverflow(max(0, attachment.length))
+            sum = overflow ? .max : total
+        }
+    }
+
     /// The `_attachments` object as compact JSON text (nil for no attachments). Each attachment's bytes are read
     /// from the blob store whole (at most `couch.maxAttachmentSize`); gzip-stored data is decoded before base64
-    /// (§3.5.1). `encodingInfo` (`att_encoding_info=true`): stubs of gzip-stored attachments say so.
+    /// (§3.5.1). `encodingInfo` (`att_encoding_info=true`): gzip-stored attachments say so, stubs and data alike.
     static func text(_ attachments: [StoredAttachment], since: Int, blobs: BlobStore, limit: Int,
                      encodingInfo: Bool = false) throws -> [UInt8]? {
         guard !attachments.isEmpty else { return nil }
@@ -28,7 +37,7 @@ enum AttachmentData {
                 continue
             }
             let bytes = try AttachmentStorage.identityBytes(attachment, blobs: blobs, limit: limit)
-            object[attachment.name] = AttachmentJSON.inline(attachment, data: bytes)
+            object[attachment.name] = AttachmentJSON.inline(attachment, data: bytes, encodingInfo: encodingInfo)
         }
         return JSON.object(object).serializedBytes()
     }

@@ -23,6 +23,7 @@ enum MultipartDocumentWrite {
                                                   maxAttachment: call.config.maxAttachmentSize)
         let logger = call.context.logger
         let (document, attachments) = try read(call.request.body, boundary: boundary, limits: limits,
+                                               compression: call.config.attachmentCompression,
                                                maxParts: call.config.maxMultipartParts, replicated: replicated,
                                                report: { logger.error("multipart attachment not stored", metadata: ["error": "\($0)"]) }) {
             try blobs.writer()
@@ -30,14 +31,15 @@ enum MultipartDocumentWrite {
         return (.object(document), attachments)
     }
 
-    /// Scans `body`, checks it and publishes its attachment parts through the spools `makeSpool` gives. On any
-    /// error every spool is discarded and CouchDB's error is thrown; nothing is published. `report` receives the
-    /// storage error behind a 500.
-    static func read(_ body: RequestBody, boundary: String, limits: RelatedDocumentReader.Limits, maxParts: Int,
+    /// Scans `body`, checks it and publishes its attachment parts through the spools `makeSpool` gives; identity
+    /// parts of the types `compression` takes are stored gzip. On any error every spool is discarded and
+    /// CouchDB's error is thrown; nothing is published. `report` receives the storage error behind a 500.
+    static func read(_ body: RequestBody, boundary: String, limits: RelatedDocumentReader.Limits,
+                     compression: AttachmentCompression = .off, maxParts: Int,
                      replicated: Bool, report: (String) -> Void = { _ in },
                      makeSpool: @escaping () throws -> any AttachmentSpool)
         throws(CouchError) -> (JSONObject, [String: StoredAttachment]) {
-        var reader = RelatedDocumentReader(limits: limits, makeSpool: makeSpool)
+        var reader = RelatedDocumentReader(limits: limits, compression: compression, makeSpool: makeSpool)
         do {
             try Multipart.stream(body, boundary: boundary, maxParts: maxParts, into: &reader)
             guard let document = reader.document else { throw CouchError.badRequest("The multipart body has no JSON document part") }

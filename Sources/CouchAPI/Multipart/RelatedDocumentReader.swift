@@ -6,6 +6,12 @@ import HTTP
 /// one `"follows":true` attachment, spooled as it arrives (at most `maxAttachment` bytes each) while its size and
 /// MD5 are counted. `attachments(replicated:)` then matches parts to attachments, checks them and publishes them.
 ///
+/// An identity part of a type `compression` takes is stored gzip-compressed, as inline data and standalone
+/// `PUT`s are (§4.7) and as CouchDB's `couch_db:with_stream` does for every identity attachment: compressed as it
+/// arrives, its `digest` the MD5 of the compressed bytes, while a `digest` the client sent is checked against the
+/// bytes received. Which attachment a part belongs to is only sure once every part is read (by filename, or by
+/// order, `match`); when the two candidates disagree on compression the part is kept both ways until then.
+///
 /// A refusal while scanning is kept in `failure` (the scanner sees `MultipartError.rejected`); the caller then
 /// calls `discardAll()`, so no spooled byte outlives a failed request.
 struct RelatedDocumentReader: MultipartConsumer {
@@ -18,6 +24,8 @@ struct RelatedDocumentReader: MultipartConsumer {
     }
 
     let limits: Limits
+    /// Which identity parts are stored compressed.
+    let compression: AttachmentCompression
     private let makeSpool: () throws -> any AttachmentSpool
     /// The document, once its part is complete.
     private(set) var document: JSONObject?
@@ -33,8 +41,9 @@ struct RelatedDocumentReader: MultipartConsumer {
     private var readingDocument = false
     private var current: ReceivedPart?
 
-    init(limits: Limits, makeSpool: @escaping () throws -> any AttachmentSpool) {
+    init(limits: Limits, compression: AttachmentCompression = .off, makeSpool: @escaping () throws -> any AttachmentSpool) {
         self.limits = limits
+        self.compression = compression
         self.makeSpool = makeSpool
     }
 
@@ -50,19 +59,39 @@ struct RelatedDocumentReader: MultipartConsumer {
             try fail(.badRequest("The multipart body has more attachment parts than attachments marked follows"))
         }
         let claims: (filename: String?, length: Int64?, gzip: Bool)
-        let spool: any AttachmentSpool
         do {
             claims = try ReceivedPart.claims(headers)
         } catch {
             try fail(error)
         }
+        // The attachments this part may belong to: the one in its position, and the one its filename names.
+        var candidates = [follows[parts.count]]
+        if let filename = claims.filename, let named = follows.first(where: { $0.name == filename }) { candidates.append(named) }
+        let compressing = candidates.map { compresses($0, partGzip: claims.gzip) }
+        var made: [any AttachmentSpool] = []
         do {
-            spool = try makeSpool()
+            let keepsReceived = compressing.contains(false)
+            let spool = keepsReceived ? try makeSpool() : nil
+            if let spool { made.append(spool) }
+            var packed: ReceivedPart.Packed?
+            if compressing.contains(true) {
+                let packedSpool = try makeSpool()
+                made.append(packedSpool)
+                packed = ReceivedPart.Packed(spool: packedSpool, deflater: try compression.deflater())
+            }
+            current = ReceivedPart(filename: claims.filename, contentLength: claims.length, gzip: claims.gzip, spool: spool,
+                                   packed: packed)
         } catch {
+            for spool in made { spool.discard() }
             internalCause = "\(error)"
             try fail(.internalError)
         }
-        current = ReceivedPart(filename: claims.filename, contentLength: claims.length, gzip: claims.gzip, spool: spool)
+    }
+
+    /// Whether the part of `attachment` is stored compressed: identity data (neither the JSON nor the part's
+    /// headers say gzip) of a compressible type.
+    private func compresses(_ attachment: FollowsAttachment, partGzip: Bool) -> Bool {
+        !(attachment.gzip || partGzip) && compression.compresses(attachment.contentType)
     }
 
     mutating func partContent(_ bytes: UnsafeRawBufferPointer) throws(MultipartError) {
@@ -97,7 +126,12 @@ struct RelatedDocumentReader: MultipartConsumer {
             return
         }
         guard let part = current else { throw .malformed("internal state") }
-        part.finish()
+        do {
+            try part.finish()
+        } catch {
+            internalCause = "\(error)"
+            try fail(.internalError)
+        }
         parts.append(part)
         current = nil
     }
@@ -121,29 +155,41 @@ struct RelatedDocumentReader: MultipartConsumer {
         }
         var result: [String: StoredAttachment] = [:]
         for (attachment, part) in checked {
-            let hash: String
+            let revpos = replicated ? (attachment.revpos ?? 0) : 0
             do {
-                hash = try part.spool.publish()
+                if compresses(attachment, partGzip: part.gzip) {
+                    guard let packed = part.packed else { throw CouchStoreError.corrupt("compressed part not kept") }
+                    let hash = try packed.spool.publish()
+                    part.spool?.discard()
+                    // As CouchDB: the digest and encoded length are the compressed bytes', the length the received.
+                    result[attachment.name] = StoredAttachment(
+                        name: attachment.name, contentType: attachment.contentType, length: part.size,
+                        digest: AttachmentDigest.string(md5: packed.md5), revpos: revpos,
+                        encoding: "gzip", encodedLength: packed.size, blobHash: hash)
+                    continue
+                }
+                guard let spool = part.spool else { throw CouchStoreError.corrupt("received part not kept") }
+                let hash = try spool.publish()
+                part.packed?.spool.discard()
+                let gzip = attachment.gzip || part.gzip
+                result[attachment.name] = StoredAttachment(
+                    name: attachment.name, contentType: attachment.contentType,
+                    // gzip data is stored as received: its identity length is the declared one (§4.7).
+                    length: gzip ? (attachment.length ?? part.size) : part.size,
+                    digest: AttachmentDigest.string(md5: part.md5), revpos: revpos,
+                    encoding: gzip ? "gzip" : nil, encodedLength: gzip ? part.size : nil, blobHash: hash)
             } catch {
                 report("\(error)")
                 throw CouchError.internalError
             }
-            let gzip = attachment.gzip || part.gzip
-            result[attachment.name] = StoredAttachment(
-                name: attachment.name, contentType: attachment.contentType,
-                // gzip data is stored as received: its identity length is the declared one (§4.7).
-                length: gzip ? (attachment.length ?? part.size) : part.size,
-                digest: AttachmentDigest.string(md5: part.md5),
-                revpos: replicated ? (attachment.revpos ?? 0) : 0,
-                encoding: gzip ? "gzip" : nil, encodedLength: gzip ? part.size : nil, blobHash: hash)
         }
         return result
     }
 
     /// Drops every spooled part (after a failure, or when the write is refused later).
     func discardAll() {
-        current?.spool.discard()
-        for part in parts { part.spool.discard() }
+        current?.discard()
+        for part in parts { part.discard() }
     }
 
     /// For each attachment name, the index of its part: by filename when every part has one, all distinct and

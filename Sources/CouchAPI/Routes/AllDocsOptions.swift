@@ -24,6 +24,8 @@ struct AllDocsOptions {
     var updateSeq = false
     /// `attachments=true`: attachment data in included documents.
     var attachments = false
+    /// `att_encoding_info=true`: included documents say which attachments are stored gzip.
+    var attEncodingInfo = false
 
     /// Reads the options; `body` is a `POST`'s JSON object (the query string wins where both name a parameter).
     init(query: QueryParameters, body: JSONObject?) throws(CouchError) {
@@ -58,7 +60,9 @@ struct AllDocsOptions {
         conflicts = try p.boolean("conflicts") ?? false
         updateSeq = try p.boolean("update_seq") ?? false
         attachments = try p.boolean("attachments") ?? false
-        // Accepted and meaningless here: stale, stable, update, sorted, startkey_docid, endkey_docid, att_encoding_info.
+        attEncodingInfo = try p.boolean("att_encoding_info") ?? false
+        // Accepted and meaningless here: stale, stable, update, sorted, startkey_docid, endkey_docid, and
+        // `atts_since`, which CouchDB's view parameters do not know either.
         if try p.boolean("reduce") == true { throw .queryParseError("`reduce` is not supported on _all_docs") }
         if try p.boolean("group") == true || p.has("group_level") {
             throw .queryParseError("Invalid use of grouping on a map view.")

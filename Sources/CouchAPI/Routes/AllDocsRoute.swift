@@ -26,11 +26,16 @@ enum AllDocsRoute {
         }
         let listing = try call.store.read { reader -> Listing in
             guard let db = try reader.database(named: database) else { throw CouchError.databaseMissing }
+            var documents = Documents(reader: reader, db: db, options: options,
+                                      attachments: ListedAttachments(data: options.attachments,
+                                                                     encodingInfo: options.attEncodingInfo,
+                                                                     blobs: call.context.blobs,
+                                                                     budget: call.config.maxAttachmentSize))
             if let keys = options.keys {
                 return Listing(totalRows: try total(reader, db, index), offset: nil, updateSeq: db.updateSeq,
-                               rows: try keyedRows(reader, db, index, keys, options))
+                               rows: try keyedRows(index, keys, &documents))
             }
-            return try range(reader, db, index, options)
+            return try range(index, &documents)
         }
         var out: [UInt8] = []
         out.reserveCapacity(listing.rows.count + 80)
@@ -58,9 +63,17 @@ enum AllDocsRoute {
         }
     }
 
+    /// What rows are rendered with: the snapshot, the options, and the attachment data used so far.
+    private struct Documents {
+        let reader: any CouchReader
+        let db: DatabaseRecord
+        let options: AllDocsOptions
+        var attachments: ListedAttachments
+    }
+
     /// A range walk: `offset` counts the entries before the range's start in iteration order plus `skip`.
-    private static func range(_ reader: any CouchReader, _ db: DatabaseRecord, _ index: DocumentIndex,
-                              _ options: AllDocsOptions) throws -> Listing {
+    private static func range(_ index: DocumentIndex, _ documents: inout Documents) throws -> Listing {
+        let (reader, db, options) = (documents.reader, documents.db, documents.options)
         let totalRows = try total(reader, db, index)
         var offset: Int64?
         if let totalRows {
@@ -78,7 +91,7 @@ enum AllDocsRoute {
             query.includeDocuments = options.includeDocs
             for (position, row) in try reader.documentList(databaseID: db.id, query).enumerated() {
                 if position > 0 { rows.append(UInt8(ascii: ",")) }
-                try appendRow(row, to: &rows, options: options)
+                try appendRow(row, to: &rows, &documents)
             }
         }
         return Listing(totalRows: totalRows, offset: offset, updateSeq: db.updateSeq, rows: rows)
@@ -86,8 +99,8 @@ enum AllDocsRoute {
 
     /// `keys`: one row per requested key in request order (reversed with `descending`), duplicates kept, then
     /// `skip` and `limit`. Only the keys that survive those are looked up.
-    private static func keyedRows(_ reader: any CouchReader, _ db: DatabaseRecord, _ index: DocumentIndex,
-                                  _ keys: [JSON], _ options: AllDocsOptions) throws -> [UInt8] {
+    private static func keyedRows(_ index: DocumentIndex, _ keys: [JSON], _ documents: inout Documents) throws -> [UInt8] {
+        let (reader, db, options) = (documents.reader, documents.db, documents.options)
         let ordered = options.descending ? Array(keys.reversed()) : keys
         var window = ordered.dropFirst(options.skip)
         if let limit = options.limit { window = window.prefix(limit) }
@@ -101,7 +114,7 @@ enum AllDocsRoute {
                 continue
             }
             switch row {
-            case .live(let listed): try appendRow(listed, to: &rows, options: options)
+            case .live(let listed): try appendRow(listed, to: &rows, &documents)
             case .deleted(let rev):
                 // A document whose winner is a tombstone: its revision, `deleted`, and `doc: null`.
                 rows.append(contentsOf: "{\"id\":")
@@ -141,8 +154,11 @@ enum AllDocsRoute {
         }
     }
 
-    /// `{"id":…,"key":…,"value":{"rev":…}}`, with `doc` (the winner as §3.3.1 renders it) for `include_docs`.
-    private static func appendRow(_ row: DocumentListRow, to out: inout [UInt8], options: AllDocsOptions) throws {
+    /// `{"id":…,"key":…,"value":{"rev":…}}`, with `doc` (the winner as §3.3.1 renders it) for `include_docs`:
+    /// stubs, or with `attachments=true` inline data (decoded from gzip), and `att_encoding_info` as a document
+    /// read shows it.
+    private static func appendRow(_ row: DocumentListRow, to out: inout [UInt8], _ documents: inout Documents) throws {
+        let options = documents.options
         let id = JSON.string(row.id)
         out.append(contentsOf: "{\"id\":")
         id.appendSerialized(to: &out)
@@ -152,14 +168,18 @@ enum AllDocsRoute {
         JSON.string(row.rev).appendSerialized(to: &out)
         out.append(UInt8(ascii: "}"))
         if options.includeDocs, let body = row.body {
-            if options.attachments, row.attachments != nil { throw DocumentReadRoute.attachmentDataPending }
+            var attachments = row.attachments
+            if attachments != nil, documents.attachments.needsRevision {
+                let stored = try ListedAttachments.winner(documents.reader, databaseID: documents.db.id, id: row.id)
+                attachments = try documents.attachments.text(stored)
+            }
             var metadata: [(String, JSON)] = []
             if options.conflicts, let conflicts = row.tree?.conflicts, !conflicts.isEmpty {
                 metadata.append(("_conflicts", .array(conflicts.map(\.json))))
             }
             out.append(contentsOf: ",\"doc\":")
             DocumentJSON.appendParts(to: &out, id: row.id, rev: row.rev, body: body, deleted: false, metadata: metadata,
-                                     attachments: row.attachments)
+                                     attachments: attachments)
         }
         out.append(UInt8(ascii: "}"))
     }

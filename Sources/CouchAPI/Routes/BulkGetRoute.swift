@@ -30,12 +30,15 @@ enum BulkGetRoute {
             return (docs.map { entry(from: $0, maxDocIDLength: call.config.maxDocIdLength) }, try ReadOptions(call.query))
         }
         var out: [UInt8] = []
+        var attachments = ListedAttachments(data: options.attachmentData, encodingInfo: options.attEncodingInfo,
+                                            blobs: call.context.blobs, budget: call.config.maxAttachmentSize)
         try call.store.read { reader in
             guard let db = try reader.database(named: database) else { throw CouchError.databaseMissing }
             out.append(contentsOf: "{\"results\":[")
             for (index, entry) in entries.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                try appendResult(entry, reader: reader, databaseID: db.id, options: options, call: call, to: &out)
+                try appendResult(entry, reader: reader, databaseID: db.id, options: options, attachments: &attachments,
+                                 to: &out)
             }
             out.append(contentsOf: "]}\n")
         }
@@ -75,7 +78,7 @@ enum BulkGetRoute {
 
     /// `{"id":…,"docs":[{"ok":{…}} | {"error":{…}}, …]}` for one entry.
     private static func appendResult(_ entry: Entry, reader: any CouchReader, databaseID: Int64, options: ReadOptions,
-                                     call: CouchCall, to out: inout [UInt8]) throws {
+                                     attachments listed: inout ListedAttachments, to out: inout [UInt8]) throws {
         switch entry {
         case .invalid(let id, let rev, let error):
             out.append(contentsOf: "{\"id\":")
@@ -111,15 +114,11 @@ enum BulkGetRoute {
                     appendError(id: idJSON, rev: node.rev.json, .missing, to: &out)
                     continue
                 }
-                // `attachments=true`, or an entry's `atts_since` (which implies it): data for newer attachments.
-                let attachments: [UInt8]?
-                if options.attachmentData || attsSince != nil {
-                    let since = AttachmentData.sinceGeneration(tree, rev: node.rev, attsSince: attsSince)
-                    attachments = try AttachmentData.text(revision.attachments, since: since, blobs: call.context.blobs,
-                                                          limit: call.config.maxAttachmentSize)
-                } else {
-                    attachments = AttachmentJSON.stubsText(revision.attachments)
-                }
+                // `attachments=true`, or an entry's `atts_since` (which implies it): data for newer attachments;
+                // `att_encoding_info=true` applies to both forms, as for a document read.
+                listed.data = options.attachmentData || attsSince != nil
+                let since = AttachmentData.sinceGeneration(tree, rev: node.rev, attsSince: attsSince)
+                let attachments = try listed.text(revision.attachments, since: since)
                 out.append(contentsOf: "{\"ok\":")
                 DocumentJSON.appendParts(to: &out, id: id, rev: node.rev.description, body: revision.body,
                                          deleted: revision.deleted, metadata: options.metadata(for: node, in: tree),

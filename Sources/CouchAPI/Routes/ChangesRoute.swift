@@ -29,7 +29,9 @@ enum ChangesRoute {
         }
         let finish: @Sendable (HTTPResponse) -> HTTPResponse = { [call] response in call.finish(response) }
         let state = ChangesFeedState(databaseID: database.id, options: options, selection: selection, shape: shape,
-                                     since: since, finish: finish)
+                                     since: since, attachments: AttachmentSource(blobs: call.context.blobs,
+                                                                                 budget: call.config.maxAttachmentSize),
+                                     finish: finish)
         let feeds = call.context.changes
         let key = call.credentials.name ?? ""
         switch options.feed {
@@ -37,7 +39,7 @@ enum ChangesRoute {
             let store = call.store
             let page = try store.read { reader in
                 try ChangesScan.page(reader, databaseID: state.databaseID, options: options, selection: selection,
-                                     after: since, rowsLeft: state.rowsLeft)
+                                     after: since, rowsLeft: state.rowsLeft, attachments: state.attachments)
             }
             return .response(finish(ChangesAnswer.normal(page, state: state, store: store, logger: call.context.logger)))
         case .longpoll where options.heartbeat == nil:

@@ -42,10 +42,8 @@ enum DocumentReadRoute {
     /// The winner from its stored copy: one lookup, bytes copied into the answer.
     private static func plain(_ call: CouchCall, database: String, id: String, options: ReadOptions?) throws -> HTTPResponse {
         let showDeleted = options?.deleted ?? false
-        let wantsData = options?.attachmentData ?? false
         let lookup = try call.store.winner(database: database, docID: id) { winner -> Result<HTTPResponse, CouchError> in
             if winner.deleted && !showDeleted { return .failure(.deleted) }
-            if wantsData, winner.attachments != nil { return .failure(Self.attachmentDataPending) }
             return .success(render(id: id, winner))
         }
         switch lookup {
@@ -162,10 +160,6 @@ enum DocumentReadRoute {
         if options.sendsETag { headers.add("ETag", "\"\(node.rev)\"") }
         return HTTPResponse(status: .ok, headers: headers, body: .bytes(body))
     }
-
-    /// Attachment bodies that need multipart/related or gzip decoding come with later work; until then a
-    /// read that would need them says so instead of answering with stubs.
-    static let attachmentDataPending = CouchError.notImplemented("Attachment data in document reads")
 }
 
 extension ReadOptions {

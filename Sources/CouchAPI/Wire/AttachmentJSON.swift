@@ -36,13 +36,19 @@ enum AttachmentJSON {
     }
 
     /// Inline data (`attachments=true`): `{"content_type":…,"revpos":N,"digest":"md5-…","data":"<base64>"}`,
-    /// without `length`, as CouchDB writes it.
-    static func inline(_ attachment: StoredAttachment, data: [UInt8]) -> JSON {
+    /// without `length`, as CouchDB writes it. `data` is always the identity bytes; with `encodingInfo`
+    /// (`att_encoding_info=true`) a gzip-stored attachment still says `encoding` and `encoded_length` after
+    /// `data`, as CouchDB's `couch_att:to_json` does whatever form the data takes.
+    static func inline(_ attachment: StoredAttachment, data: [UInt8], encodingInfo: Bool = false) -> JSON {
         var object = JSONObject()
         object["content_type"] = .string(attachment.contentType)
         object["revpos"] = .int(attachment.revpos)
         object["digest"] = .string(attachment.digest)
         object["data"] = .string(Base64.encode(data))
+        if encodingInfo, let encoding = attachment.encoding {
+            object["encoding"] = .string(encoding)
+            if let encoded = attachment.encodedLength { object["encoded_length"] = .number(JSONNumber(encoded)) }
+        }
         return .object(object)
     }
 
