@@ -65,7 +65,7 @@ final class StoreChangesTests: XCTestCase {
             let parsed = try ChangesOptions(QueryParameters(form: FormParameters.parse(Substring(options))), maxWait: 60_000)
             return try fixture.store.read {
                 try ChangesScan.page($0, databaseID: id, options: parsed, selection: parsed.selection(), after: after,
-                                     rowsLeft: rowsLeft)
+                                     rowsLeft: rowsLeft, attachments: AttachmentSource(blobs: fixture.blobs, budget: 1 << 20))
             }
         }
         let all = try page("", after: 0, rowsLeft: nil)
