@@ -27,9 +27,11 @@ final class MultipartDocumentReadTests: XCTestCase {
 
     private static let helloMD5 = "md5-XUFAKrxLKna5cZ2REBfFkg=="
 
-    private func read(_ body: RequestBody, maxParts: Int = 10, replicated: Bool = false) throws(CouchError)
+    private func read(_ body: RequestBody, maxParts: Int = 10, replicated: Bool = false,
+                      compression: AttachmentCompression = .off) throws(CouchError)
         -> (JSONObject, [String: StoredAttachment]) {
-        try MultipartDocumentWrite.read(body, boundary: "b", limits: limits, maxParts: maxParts, replicated: replicated) {
+        try MultipartDocumentWrite.read(body, boundary: "b", limits: limits, compression: compression, maxParts: maxParts,
+                                        replicated: replicated) {
             let spool = MemorySpool()
             self.spools.append(spool)
             return spool
@@ -37,9 +39,9 @@ final class MultipartDocumentReadTests: XCTestCase {
     }
 
     private func assertRefused(_ body: RequestBody, _ status: Int, _ error: String, _ reason: String? = nil,
-                               maxParts: Int = 10, line: UInt = #line) {
+                               maxParts: Int = 10, compression: AttachmentCompression = .off, line: UInt = #line) {
         spools = []
-        XCTAssertThrowsError(try read(body, maxParts: maxParts), line: line) { thrown in
+        XCTAssertThrowsError(try read(body, maxParts: maxParts, compression: compression), line: line) { thrown in
             guard let couch = thrown as? CouchError else { return XCTFail("\(thrown)", line: line) }
             XCTAssertEqual(couch.status, status, "\(couch)", line: line)
             XCTAssertEqual(couch.error, error, "\(couch)", line: line)
@@ -123,6 +125,43 @@ final class MultipartDocumentReadTests: XCTestCase {
                       "Only gzip and identity content-encodings are supported")
         assertRefused(body([([Self.json], Self.doc(#""a":{"follows":true}"#)), (["Content-Encoding: deflate"], "x")]), 415,
                       "bad_content_type")
+    }
+
+    func testIdentityPartsOfCompressibleTypesAreCompressed() throws {
+        let compression = AttachmentCompression()
+        let packed = try Compression.deflate(Array("hello".utf8), format: .gzip, level: 8)
+        let attachments = try read(body([
+            ([Self.json], Self.doc(#""a.txt":{"follows":true,"content_type":"text/plain","digest":"\#(Self.helloMD5)"},"b.bin":{"follows":true}"#)),
+            ([], "hello"),
+            ([], "hello"),
+        ]), compression: compression).1
+        let text = try XCTUnwrap(attachments["a.txt"])
+        XCTAssertEqual(text.encoding, "gzip")
+        XCTAssertEqual(text.length, 5)
+        XCTAssertEqual(text.encodedLength, Int64(packed.count))
+        XCTAssertEqual(text.digest, AttachmentDigest.string(md5: Crypto.md5(packed)), "the digest of the stored gzip bytes")
+        XCTAssertEqual(text.blobHash, Hex.encode(Crypto.sha256(packed)))
+        XCTAssertNil(attachments["b.bin"]?.encoding)
+        XCTAssertEqual(attachments["b.bin"]?.digest, Self.helloMD5)
+        // One spool per part: nothing kept twice when position and filename agree.
+        XCTAssertEqual(spools.map(\.bytes), [packed, Array("hello".utf8)])
+        XCTAssertFalse(spools.contains(where: \.discarded))
+        // The part's filename names the other attachment: kept both ways, the unused copy dropped at the end.
+        spools = []
+        let swapped = try read(body([
+            ([Self.json], Self.doc(#""one":{"follows":true},"two.txt":{"follows":true,"content_type":"text/plain"}"#)),
+            (["Content-Disposition: attachment; filename=\"two.txt\""], "hello"),
+            (["Content-Disposition: attachment; filename=\"one\""], "one"),
+        ]), compression: compression).1
+        XCTAssertEqual(swapped["two.txt"]?.blobHash, Hex.encode(Crypto.sha256(packed)))
+        XCTAssertEqual(swapped["one"]?.blobHash, Hex.encode(Crypto.sha256(Array("one".utf8))))
+        XCTAssertEqual(spools.count, 4)
+        XCTAssertEqual(spools.filter(\.discarded).count, 2)
+        // A refused body drops both copies.
+        assertRefused(body([
+            ([Self.json], Self.doc(#""a.txt":{"follows":true,"content_type":"text/plain","digest":"\#(AttachmentDigest.string(md5: Crypto.md5(packed)))"}"#)),
+            ([], "hello"),
+        ]), 400, "content_md5_mismatch", compression: compression)
     }
 
     func testDocumentPartRules() {
