@@ -78,7 +78,8 @@ enum OpenRevsRead {
                 if options.attachmentData, !revision.attachments.isEmpty {
                     let since = AttachmentData.sinceGeneration(tree, rev: node.rev, attsSince: options.attsSince)
                     attachments = try AttachmentData.text(revision.attachments, since: since, blobs: call.context.blobs,
-                                                          limit: call.config.maxAttachmentSize)
+                                                          limit: call.config.maxAttachmentSize,
+                                                          encodingInfo: options.attEncodingInfo)
                 }
                 out.append(contentsOf: Array("{\"ok\":".utf8))
                 out.append(contentsOf: render(id: id, node: node, revision: revision, tree: tree, options: options,

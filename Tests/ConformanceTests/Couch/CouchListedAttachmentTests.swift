@@ -42,6 +42,16 @@ final class CouchListedAttachmentTests: CouchTestCase {
                        #"{"_id":"a","_rev":"\#(rev)","v":1,"_attachments":{"a.txt":\#(Self.inlineAInfo),"b.bin":\#(Self.inlineB)}}"#)
         XCTAssertEqual(compact(try send("GET", "/db/a?attachments=true", headers: acceptJSON)),
                        #"{"_id":"a","_rev":"\#(rev)","v":1,"_attachments":{"a.txt":\#(Self.inlineA),"b.bin":\#(Self.inlineB)}}"#)
+        // open_revs as JSON: the same members, data and stubs alike.
+        let open = json(try send("GET", "/db/a?open_revs=all&attachments=true&att_encoding_info=true", headers: acceptJSON))
+        XCTAssertEqual(open[0]?["ok"]?["_attachments"]?.serialized(), #"{"a.txt":\#(Self.inlineAInfo),"b.bin":\#(Self.inlineB)}"#)
+        let rev2 = try put("a", #"{"_rev":"\#(rev)","_attachments":{"a.txt":{"stub":true},"b.bin":{"stub":true},"c.json":{"content_type":"application/json","data":"e30="}}}"#)
+        let since = json(try send("GET", "/db/a?open_revs=all&attachments=true&att_encoding_info=true&atts_since=\(pct("[\"\(rev)\"]"))",
+                                  headers: acceptJSON))[0]?["ok"]
+        XCTAssertEqual(since?["_rev"]?.stringValue, rev2)
+        XCTAssertEqual(since?["_attachments"]?["a.txt"]?.serialized(), Self.stubAInfo)
+        XCTAssertEqual(since?["_attachments"]?["c.json"]?["encoding"]?.stringValue, "gzip")
+        XCTAssertEqual(since?["_attachments"]?["c.json"]?["data"]?.stringValue, "e30=")
     }
 
     func test_CD_117_allDocsIncludeDocsWithAttachmentData() throws {
