@@ -110,6 +110,9 @@ public final class FeedWaiter<Payload: Sendable>: Sendable {
     /// Whether the server asked the stream to end during the current evaluation.
     var endRequested: Bool { state.withLock { $0.pendingEnd != nil } }
 
+    /// Why the server asked the stream to end during an evaluation (nil: it did not).
+    var requestedEnd: StreamEnd? { state.withLock { $0.pendingEnd } }
+
     /// Marks the waiter finished; true only for the first call.
     func finish() -> Bool {
         state.withLock { state in

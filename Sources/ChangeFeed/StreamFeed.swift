@@ -129,8 +129,11 @@ public final class StreamFeed<Payload: Sendable>: Sendable {
                     if let moved = chunk.cursors { core.move(waiter, to: moved) }
                     // A write to a stream whose client left returns false; its close handler releases it.
                     // A backlog's next piece is read at once (still in the evaluating phase, so events
-                    // meanwhile only mark it dirty), unless the server asked the stream to end.
-                    if writer.write(chunk.bytes), chunk.hasMore, !waiter.endRequested {
+                    // meanwhile only mark it dirty), unless the server is shutting down. A time-out that
+                    // passes meanwhile waits for the backlog's end: it bounds the wait for changes, as
+                    // CouchDB's continuous feed does, and must not cut a backlog that is being sent (with
+                    // `timeout=0` it would fire between any two pieces).
+                    if writer.write(chunk.bytes), chunk.hasMore, waiter.requestedEnd != .shutdown {
                         again.append(waiter)
                         continue
                     }

@@ -191,4 +191,58 @@ final class StreamFeedTests: XCTestCase {
         feed.waitForEvaluations()
         XCTAssertEqual(sink.chunks.last, "a=5\n")
     }
+
+    /// Sends one piece per evaluation, as `testABacklogSentInPiecesIsReadAgainAtOnceUntilItIsDone`; `during`
+    /// runs after each piece is read (the call count given).
+    private func makePiecesFeed(during: @escaping @Sendable (Int) -> Void) -> StreamFeed<String> {
+        let store = self.store
+        let calls = LockedBox<Int>(0)
+        return StreamFeed<String>(bus: bus, label: "test.pieces.end", maxPerKey: 10, evaluator: { waiters in
+            var chunks: [Int: FeedChunk] = [:]
+            for waiter in waiters {
+                guard let cursor = waiter.cursors.first, store.sequence("a") > cursor.after else { continue }
+                let next = cursor.after + 1
+                chunks[waiter.id] = .more(Array("a=\(next)\n".utf8), cursors: [FeedCursor(topic: "a", after: next)],
+                                          hasMore: next < store.sequence("a"))
+            }
+            let call = calls.get() + 1
+            calls.set(call)
+            during(call)
+            return chunks
+        }, closing: { waiter, reason in
+            Array("end \(reason) \(waiter.cursors.map { "\($0.topic)@\($0.after)" }.joined(separator: ","))\n".utf8)
+        })
+    }
+
+    func testATimeoutDuringABacklogLetsTheBacklogFinishFirst() {
+        store.set("a", 5)
+        let writerBox = LockedBox<StreamWriter?>(nil)
+        // The time-out passes while the first piece is read (a `timeout=0` stream's deadline does).
+        let feed = makePiecesFeed { call in if call == 1 { writerBox.get()?.serverEnds(.timeout) } }
+        let sink = RecordingSink()
+        guard let response = feed.open(key: "k", cursors: [FeedCursor(topic: "a", after: 1)], payload: "p"),
+              case .stream(let producer) = response.body else { return XCTFail("not opened") }
+        let writer = StreamWriter(sink: sink, token: StreamToken(connection: 1, sequence: 1))
+        writerBox.set(writer)
+        producer(writer)
+        XCTAssertEqual(sink.chunks, ["a=2\n", "a=3\n", "a=4\n", "a=5\n", "end timeout a@5\n"],
+                       "the whole backlog, then the closing chunk")
+        XCTAssertEqual(sink.endCount, 1)
+        XCTAssertEqual(feed.count, 0)
+    }
+
+    func testAShutdownDuringABacklogEndsAfterTheCurrentPiece() {
+        store.set("a", 5)
+        let writerBox = LockedBox<StreamWriter?>(nil)
+        let feed = makePiecesFeed { call in if call == 1 { writerBox.get()?.serverEnds(.shutdown) } }
+        let sink = RecordingSink()
+        guard let response = feed.open(key: "k", cursors: [FeedCursor(topic: "a", after: 1)], payload: "p"),
+              case .stream(let producer) = response.body else { return XCTFail("not opened") }
+        let writer = StreamWriter(sink: sink, token: StreamToken(connection: 1, sequence: 1))
+        writerBox.set(writer)
+        producer(writer)
+        XCTAssertEqual(sink.chunks, ["a=2\n", "end shutdown a@2\n"])
+        XCTAssertEqual(sink.endCount, 1)
+        XCTAssertEqual(feed.count, 0)
+    }
 }
