@@ -2,7 +2,7 @@
 ///
 /// Engine-neutral: it names fields as the client wrote them and holds no SQL. The store's compiler
 /// resolves the fields against the field catalogue and maps them to columns, never interpolating them.
-public struct BQLQuery: Sendable, Equatable {
+public struct BQLQuery: Sendable, Hashable {
     /// The `where` condition, if any.
     public var condition: BQLCondition?
     /// The joins, in textual order.
@@ -26,7 +26,7 @@ public struct BQLQuery: Sendable, Equatable {
 
 /// A `where` or `having` condition. `and`/`or` chains are right-associative with no precedence (§6.1):
 /// `a and b or c` is `.and(a, .or(b, c))`. Parentheses only shape the tree.
-public indirect enum BQLCondition: Sendable, Equatable {
+public indirect enum BQLCondition: Sendable, Hashable {
     /// One comparison.
     case constraint(BQLConstraint)
     /// Both sides hold.
@@ -51,7 +51,7 @@ public indirect enum BQLCondition: Sendable, Equatable {
 }
 
 /// `lhs operator rhs`.
-public struct BQLConstraint: Sendable, Equatable {
+public struct BQLConstraint: Sendable, Hashable {
     /// The constrained operand.
     public var lhs: BQLOperand
     /// The operator.
@@ -71,7 +71,7 @@ public struct BQLConstraint: Sendable, Equatable {
 }
 
 /// The left-hand side of a constraint.
-public enum BQLOperand: Sendable, Equatable {
+public enum BQLOperand: Sendable, Hashable {
     /// `this`: the object itself (its id).
     case this
     /// A field of the queried entity (also `created_at`, `updated_at`).
@@ -81,7 +81,7 @@ public enum BQLOperand: Sendable, Equatable {
 }
 
 /// The operators of §6.2.
-public enum BQLOperator: String, Sendable, Equatable, CaseIterable {
+public enum BQLOperator: String, Sendable, Hashable, CaseIterable {
     /// Equality (`=`); on a to-one reference the same as `is`.
     case equal = "="
     /// `<`.
@@ -110,7 +110,7 @@ public enum BQLOperator: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The right-hand side of a constraint.
-public enum BQLValue: Sendable, Equatable {
+public enum BQLValue: Sendable, Hashable {
     /// `?`: the `params` element at this 0-based position (placeholders are numbered in textual order
     /// across the whole text, `where` first, then each `having`).
     case placeholder(Int)
@@ -122,9 +122,9 @@ public enum BQLValue: Sendable, Equatable {
 }
 
 /// `join [first|last N] <field> [having <part>] [fetch <f>, ...]` (§6.3).
-public struct BQLJoin: Sendable, Equatable {
+public struct BQLJoin: Sendable, Hashable {
     /// How many linked objects to return, and from which end.
-    public enum Window: Sendable, Equatable {
+    public enum Window: Sendable, Hashable {
         /// The N oldest links (by the time they were added), oldest first.
         case first(Int)
         /// The N newest links, newest first.
@@ -157,7 +157,7 @@ public struct BQLJoin: Sendable, Equatable {
 }
 
 /// `sort by <field> [asc|desc]` (§6.4); ascending unless `desc`.
-public struct BQLSort: Sendable, Equatable {
+public struct BQLSort: Sendable, Hashable {
     /// The sort key.
     public var key: BQLOperand
     /// True for `desc`.

@@ -33,6 +33,11 @@ public struct BackbeamConfig: Sendable {
     public var jsonp = true
     /// Most nonces remembered per environment (§3.4 step 8); when full, signed requests get 503.
     public var nonceCacheCapacity = 2_000_000
+    /// Query shapes whose compiled statement texts are kept (`QueryPlanCache`); 0 compiles every query.
+    public var queryPlanCacheSize = BackbeamConfig.defaultQueryPlanCacheSize
+    /// 256 shapes: an application sends a few dozen distinct queries; each entry holds two statement texts
+    /// of a few hundred bytes.
+    public static let defaultQueryPlanCacheSize = 256
     /// bcrypt cost of passwords (§5.4.1).
     public var bcryptCost = 10
     /// Age after which sessions stop working; 0 = never (§3.7).
@@ -72,7 +77,7 @@ public struct BackbeamConfig: Sendable {
     static let knownKeys: Set<String> = [
         "enabled", "projects", "defaultProject", "defaultEnv", "trustForwardedHost", "signatureWindowSeconds",
         "maxLimit", "maxBodyBytes", "maxRequestTargetBytes", "maxHeaderBytes", "maxParameters", "maxValueBytes",
-        "maxEntities", "maxFieldsPerEntity", "jsonp", "nonceCacheCapacity", "bcryptCost", "sessionMaxAgeDays",
+        "maxEntities", "maxFieldsPerEntity", "jsonp", "nonceCacheCapacity", "queryPlanCacheSize", "bcryptCost", "sessionMaxAgeDays",
         "maxUploadBytes", "images",
         "publicUrl", "social", "socialTimeoutSeconds", "smtp",
     ]
@@ -95,6 +100,7 @@ public struct BackbeamConfig: Sendable {
                                   maxFieldsPerEntity: try section.int("maxFieldsPerEntity", 256, min: 1, max: cap))
         jsonp = try section.bool("jsonp", true)
         nonceCacheCapacity = try section.int("nonceCacheCapacity", 2_000_000, min: 1, max: cap)
+        queryPlanCacheSize = try section.int("queryPlanCacheSize", Self.defaultQueryPlanCacheSize, min: 0, max: 1_000_000)
         bcryptCost = try section.int("bcryptCost", 10, min: 4, max: 31)
         sessionMaxAgeDays = try section.int("sessionMaxAgeDays", 0, min: 0, max: 100_000)
         maxUploadBytes = try section.int("maxUploadBytes", 50 << 20, min: 1024, max: cap)

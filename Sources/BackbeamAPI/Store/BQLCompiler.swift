@@ -107,6 +107,7 @@ struct BQLCompiler {
     private func emit(_ operand: ResolvedOperand, _ op: BQLOperator, _ value: BQLTypedValue, entity: String,
                       alias: String, into out: inout SQLFragment, depth: Int) throws(BQLError) {
         if case .matchesNothing = value {
+            out.dependsOnValues()
             out.sql("0")
             return
         }
@@ -119,9 +120,11 @@ struct BQLCompiler {
                 out.sql("\(alias).id = ")
                 out.bind(.text(id))
             case .collection(let collection):
+                out.dependsOnValues()
                 if op == .notIn { out.sql("NOT ") }
                 collectionMatch(collection, alias: alias, isUser: entity == "user", into: &out)
             case .relation(let object, let field):
+                out.dependsOnValues()
                 out.sql("\(alias).seq \(op == .notIn ? "NOT IN" : "IN") (SELECT l.member FROM bb_links l WHERE l.owner = (SELECT seq FROM bb_objects WHERE space = ")
                 out.bind(.integer(space.value))
                 out.sql(" AND id = ")
@@ -134,10 +137,15 @@ struct BQLCompiler {
                 out.bind(.text(field))
                 out.sql("))")
             default:
+                out.dependsOnValues()
                 out.sql("0")
             }
         case .timestamp(let column):
-            guard case .date(let ms) = value, let sqlOp = Self.comparison(op) else { out.sql("0"); return }
+            guard case .date(let ms) = value, let sqlOp = Self.comparison(op) else {
+                out.dependsOnValues()
+                out.sql("0")
+                return
+            }
             out.sql("\(alias).\(column) \(sqlOp) ")
             out.bind(.integer(ms))
         case .field(let info, let kind):
@@ -166,16 +174,22 @@ struct BQLCompiler {
                 out.bind(.text(id))
                 out.sql("))")
             case .collection(let collection):
+                out.dependsOnValues()
                 out.sql("\(alias).seq \(op == .notIn ? "NOT IN" : "IN") (SELECT r.owner FROM bb_refs r JOIN bb_objects c ON c.seq = r.target WHERE r.field = ")
                 out.bind(.integer(info.id))
                 out.sql(" AND ")
                 collectionMatch(collection, alias: "c", isUser: info.target == "user", into: &out)
                 out.sql(")")
             default:
+                out.dependsOnValues()
                 out.sql("0")
             }
         case .toMany:
-            guard case .object(let id) = value else { out.sql("0"); return }
+            guard case .object(let id) = value else {
+                out.dependsOnValues()
+                out.sql("0")
+                return
+            }
             out.sql("\(alias).seq IN (SELECT owner FROM bb_links WHERE field = ")
             out.bind(.integer(info.id))
             out.sql(" AND member = (SELECT seq FROM bb_objects WHERE space = ")
@@ -185,13 +199,19 @@ struct BQLCompiler {
             out.sql("))")
         case .scalar:
             if case .words(let words) = value {
+                // The words' own text is bound, but whether there are any chooses the text.
+                out.dependsOnValues()
                 guard !words.isEmpty else { out.sql("0"); return }
                 out.sql("\(alias).seq IN (SELECT t.object FROM bb_text t WHERE t.rowid IN (SELECT rowid FROM bb_fts WHERE bb_fts MATCH ")
                 out.bind(.text(FullTextSQL.match(fieldID: info.id, words: words)))
                 out.sql("))")
                 return
             }
-            guard let sqlOp = Self.comparison(op), let bound = Self.sqlValue(value) else { out.sql("0"); return }
+            guard let sqlOp = Self.comparison(op), let bound = Self.sqlValue(value) else {
+                out.dependsOnValues()
+                out.sql("0")
+                return
+            }
             out.sql(SQLFragment.fieldValue(alias: alias, fieldID: info.id) + " \(sqlOp) ")
             out.bind(bound)
         default:

@@ -8,11 +8,16 @@ struct QueryRunner {
     let catalogue: FieldCatalogue
     let request: QueryRequest
     let compiler: BQLCompiler
+    /// Compiled statement texts by query shape, and the catalogue generation `catalogue` was read at; nil
+    /// to compile every query (remove-by-query, tests).
+    let plans: (cache: QueryPlanCache, catalogueGeneration: UInt64)?
 
-    init(db: Database, catalogue: FieldCatalogue, request: QueryRequest) {
+    init(db: Database, catalogue: FieldCatalogue, request: QueryRequest,
+         plans: (cache: QueryPlanCache, catalogueGeneration: UInt64)? = nil) {
         self.db = db
         self.catalogue = catalogue
         self.request = request
+        self.plans = plans
         compiler = BQLCompiler(space: request.space, catalogue: catalogue, schema: request.schema,
                                bound: request.query, limits: BQLLimits())
     }
@@ -21,8 +26,8 @@ struct QueryRunner {
 
     /// The parts of the main statement shared by the page, the count and remove-by-query.
     struct Plan {
-        var from = SQLFragment()
-        var filter = SQLFragment()
+        var from: SQLFragment
+        var filter: SQLFragment
         var order = ""
         var distance: SQLFragment?
         /// The relevance join of a `like` query (the page needs it for its order, the count does not).
@@ -37,10 +42,25 @@ struct QueryRunner {
         /// `selectsOwnEntity`): without the space and entity terms, a count over a declared index compares one
         /// key column per entry instead of three, about 40 % fewer instructions.
         var countFilter: SQLFragment?
+
+        /// An empty plan whose fragments record their text, or (`recording` false) their values only.
+        init(recording: Bool) {
+            from = SQLFragment(recording: recording)
+            filter = SQLFragment(recording: recording)
+        }
+
+        /// Whether some of the text was chosen by a bound value (then it is not reused for other values).
+        var textDependsOnValues: Bool {
+            from.textDependsOnValues || filter.textDependsOnValues || toOne.contains { $0.from.textDependsOnValues }
+                || countFilter?.textDependsOnValues == true
+        }
     }
 
-    func plan() throws -> Plan {
-        var plan = Plan()
+    /// The plan of the query. Without `recording` only the bound values are collected, for statement texts
+    /// already known from an earlier query of the same shape: every resolution, type check and error is
+    /// the same either way.
+    func plan(recording: Bool = true) throws -> Plan {
+        var plan = Plan(recording: recording)
         plan.from.sql("FROM bb_objects o")
         var geoField: FieldInfo?
         if let geo = request.geo {
@@ -68,14 +88,17 @@ struct QueryRunner {
             // A `sort by` in a near query is ignored (§5.2.2), but it must still be a valid one.
             _ = try compiler.orderTerms(sort, entity: request.entity, alias: "o")
         }
-        orderTerms.append("o.created_at, o.id")
-        plan.order = " ORDER BY " + orderTerms.joined(separator: ", ")
+        if recording {
+            orderTerms.append("o.created_at, o.id")
+            plan.order = " ORDER BY " + orderTerms.joined(separator: ", ")
+        }
         for (position, join) in query.joins.enumerated() where join.window == nil {
             guard case .field(let info, .toOne) = try compiler.resolve(.field(join.field), entity: request.entity,
                                                                         offset: join.offset) else { continue }
             // Reading the targets with the page costs two key lookups per row; a separate statement over the
             // page's keys cost several times that.
-            var from = SQLFragment(" LEFT JOIN bb_refs r\(position) ON r\(position).owner = o.seq AND r\(position).field = ")
+            var from = SQLFragment(recording: recording)
+            from.sql(" LEFT JOIN bb_refs r\(position) ON r\(position).owner = o.seq AND r\(position).field = ")
             from.bind(.integer(info.id))
             from.sql(" LEFT JOIN bb_objects t\(position) ON t\(position).seq = r\(position).target")
             if let having = join.having {
@@ -102,12 +125,13 @@ struct QueryRunner {
             if swLon > neLon { plan.filter.sql(")") }
         }
         if let condition = query.condition {
-            var compiled = SQLFragment()
+            var compiled = SQLFragment(recording: recording)
             try compiler.condition(condition, entity: request.entity, alias: "o", into: &compiled)
             plan.filter.sql(" AND ")
             plan.filter.append(compiled)
             if request.geo == nil, try selectsOwnEntity(condition) {
-                var countFilter = SQLFragment(" WHERE ")
+                var countFilter = SQLFragment(recording: recording)
+                countFilter.sql(" WHERE ")
                 countFilter.append(compiled)
                 plan.countFilter = countFilter
             }
@@ -182,7 +206,8 @@ struct QueryRunner {
 
     /// The statement of the page: the main objects (and distances) in order within the window.
     func pageSQL(_ plan: Plan) -> SQLFragment {
-        var sql = SQLFragment("SELECT " + ObjectRows.columns)
+        var sql = SQLFragment(recording: plan.from.recording)
+        sql.sql("SELECT " + ObjectRows.columns)
         if let distance = plan.distance {
             sql.sql(", ")
             sql.append(distance)
@@ -202,9 +227,39 @@ struct QueryRunner {
         return sql
     }
 
+    /// The shape of this query when its statement texts may be cached: not for geographic queries (their
+    /// texts carry a distance and a box) nor for `like` (whether there are words to rank by picks the text).
+    var shape: QueryShape? {
+        guard let plans, plans.cache.capacity > 0, request.geo == nil else { return nil }
+        if let condition = query.condition, condition.constraints.contains(where: { $0.op == .like }) { return nil }
+        return QueryShape(space: request.space.value, entity: request.entity, query: query,
+                          hasLimit: request.limit != nil, hasOffset: request.offset > 0,
+                          catalogueGeneration: plans.catalogueGeneration)
+    }
+
+    /// The plan with the statement texts of the page and the count: taken from the cache when a query of
+    /// the same shape compiled them (then only the values are collected), else compiled and kept.
+    func compiledPlan() throws -> (plan: Plan, page: SQLFragment, countText: String?) {
+        let shape = self.shape
+        if let shape, let plans, let compiled = plans.cache.get(shape, schema: request.schema) {
+            let plan = try plan(recording: false)
+            if !plan.textDependsOnValues {
+                var page = pageSQL(plan)
+                page.text = compiled.page
+                return (plan, page, compiled.count)
+            }
+        }
+        let plan = try plan()
+        let page = pageSQL(plan)
+        guard let shape, let plans, !plan.empty, !plan.textDependsOnValues else { return (plan, page, nil) }
+        let count = countSQL(plan)
+        plans.cache.put(shape, CompiledQuery(schema: request.schema, page: page.text, count: count.text))
+        return (plan, page, count.text)
+    }
+
     /// The page, its count and its joins.
     func run() throws -> ObjectPage {
-        let plan = try plan()
+        let (plan, sql, countText) = try compiledPlan()
         var page = ObjectPage()
         guard !plan.empty else {
             // Still validate the joins (a bad join is an error even when nothing matches).
@@ -212,13 +267,12 @@ struct QueryRunner {
             if request.geo?.isNear == true { page.distances = [] }
             return page
         }
-        let sql = pageSQL(plan)
         let joinColumns = plan.distance != nil ? 9 : 8
         // Without to-many joins or fetches the page is written while its rows are read, from the bytes
         // SQLite holds (no records, no copies); the general path below handles the rest.
         if plan.toOne.count == query.joins.count, query.joins.allSatisfy({ $0.fetch.isEmpty }),
            var streamed = try streamPage(sql, plan, joinColumns: joinColumns) {
-            streamed.count = try count(plan, rows: streamed.ids.count)
+            streamed.count = try count(plan, text: countText, rows: streamed.ids.count)
             return streamed
         }
         var builder = PageBuilder()
@@ -242,7 +296,7 @@ struct QueryRunner {
         for record in mains { builder.add(record) }
         page.ids = mains.map(\.id)
         if hasDistance { page.distances = distances }
-        page.count = try count(plan, rows: mains.count)
+        page.count = try count(plan, text: countText, rows: mains.count)
         var joiner = JoinRunner(db: db, catalogue: catalogue, compiler: compiler, schema: request.schema,
                                 maxWindow: request.maxJoinWindow)
         try joiner.run(query.joins, entity: request.entity, on: mains, into: &builder, preloaded: preloaded)
@@ -250,13 +304,22 @@ struct QueryRunner {
         return page
     }
 
-    /// The number of matches: the page's own rows when it is the whole answer (first page, not full), else
-    /// a count over the same FROM and WHERE (without the ranking and joins, which change no row count).
-    func count(_ plan: Plan, rows: Int) throws -> Int {
-        if let limit = request.limit, request.offset == 0, rows < limit { return rows }
-        var count = SQLFragment("SELECT count(*) ")
+    /// The count statement: over the same FROM and WHERE as the page (without the ranking and joins, which
+    /// change no row count).
+    func countSQL(_ plan: Plan) -> SQLFragment {
+        var count = SQLFragment(recording: plan.from.recording)
+        count.sql("SELECT count(*) ")
         count.append(plan.from)
         count.append(plan.countFilter ?? plan.filter)
+        return count
+    }
+
+    /// The number of matches: the page's own rows when it is the whole answer (first page, not full), else
+    /// the count statement's, whose text is `text` when known.
+    func count(_ plan: Plan, text: String?, rows: Int) throws -> Int {
+        if let limit = request.limit, request.offset == 0, rows < limit { return rows }
+        var count = countSQL(plan)
+        if let text { count.text = text }
         var total: Int64 = 0
         try db.forEachRow(count.text, count.args) { row in
             total = row.int64(0) ?? 0

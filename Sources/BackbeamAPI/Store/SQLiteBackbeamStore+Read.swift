@@ -3,9 +3,10 @@ import Storage
 
 extension SQLiteBackbeamStore {
     public func query(_ request: QueryRequest) throws -> ObjectPage {
-        let catalogue = try catalogue(space: request.space)
+        let (generation, catalogue) = try generationalCatalogue(space: request.space)
         return try storage.read { db in
-            try QueryRunner(db: db, catalogue: catalogue, request: request).run()
+            try QueryRunner(db: db, catalogue: catalogue, request: request,
+                            plans: (queryPlans, generation)).run()
         }
     }
 

@@ -16,11 +16,15 @@ public final class SQLiteBackbeamStore: BackbeamStore {
     /// Raised after every commit that changed a catalogue; cached catalogues of older generations are read
     /// again. It is read before a catalogue is loaded, so a load that raced a commit is tagged old.
     private let catalogueGeneration = Atomic<UInt64>(0)
+    /// Statement texts of list queries by shape (`QueryPlanCache`).
+    let queryPlans: QueryPlanCache
 
-    /// A store on `storage`, whose migrations have run, keeping file content in `blobs`.
-    public init(storage: Storage, blobs: BlobStore? = nil) {
+    /// A store on `storage`, whose migrations have run, keeping file content in `blobs` and the compiled
+    /// texts of up to `queryPlanCacheSize` query shapes (0: none).
+    public init(storage: Storage, blobs: BlobStore? = nil, queryPlanCacheSize: Int = BackbeamConfig.defaultQueryPlanCacheSize) {
         self.storage = storage
         self.blobs = blobs
+        queryPlans = QueryPlanCache(capacity: queryPlanCacheSize)
     }
 
     // MARK: - Projects
@@ -119,18 +123,25 @@ public final class SQLiteBackbeamStore: BackbeamStore {
     // MARK: - Catalogue
 
     public func catalogue(space: SpaceID) throws -> FieldCatalogue {
+        try generationalCatalogue(space: space).catalogue
+    }
+
+    /// The catalogue of `space` with the generation it was read at (the query plan cache's keys carry it).
+    func generationalCatalogue(space: SpaceID) throws -> (generation: UInt64, catalogue: FieldCatalogue) {
         let generation = catalogueGeneration.load(ordering: .acquiring)
         if let cached = catalogues.withLock({ $0[space] }), cached.generation == generation {
-            return cached.catalogue
+            return cached
         }
         let loaded = try storage.read { db in try Self.loadCatalogue(db, space: space) }
         catalogues.withLock { $0[space] = (generation, loaded) }
-        return loaded
+        return (generation, loaded)
     }
 
-    /// Marks every cached catalogue stale; called after a commit that changed one.
+    /// Marks every cached catalogue stale and forgets the compiled queries; called after a commit that
+    /// changed a catalogue or an index.
     func catalogueChanged() {
         catalogueGeneration.add(1, ordering: .releasing)
+        queryPlans.removeAll()
     }
 
     /// The catalogue of `space` as `db` sees it (entities without fields included).
