@@ -4,7 +4,7 @@ import Synchronization
 /// BQL (its condition, joins and sort), whether there is a limit and an offset, and the generation of the
 /// field catalogue the texts were compiled against (field ids, types and declared indexes). The values
 /// bound to the statements are not part of it: they are collected again for every query.
-struct QueryShape: Hashable {
+struct QueryShape: Hashable, Sendable {
     var space: Int64
     var entity: String
     var query: BQLQuery
@@ -23,65 +23,68 @@ struct CompiledQuery: Sendable {
     var count: String
 }
 
-/// A bounded least-recently-used cache of compiled query texts by shape, shared by all reader threads.
-/// Emptied when a commit changes a field catalogue or an index (`SQLiteBackbeamStore.catalogueChanged`);
-/// the catalogue generation in every key keeps an entry compiled against an older catalogue from being
-/// found even by a query that raced that commit.
-final class QueryPlanCache: Sendable {
-    /// A class, so that marking a use does not hash the shape a second time.
+/// Compiled query texts by shape, shared by all reader threads. Emptied when a commit changes a field
+/// catalogue or an index (`SQLiteBackbeamStore.catalogueChanged`); the catalogue generation in every key
+/// keeps an entry compiled against an older catalogue from being found even by a query that raced that
+/// commit.
+typealias QueryPlanCache = BoundedCache<QueryShape, CompiledQuery>
+
+/// A bounded least-recently-used map shared between threads (behind a lock).
+final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// A class, so that marking a use does not hash the key a second time.
     private final class Entry {
-        let compiled: CompiledQuery
+        let value: Value
         var lastUse: UInt64
 
-        init(compiled: CompiledQuery, lastUse: UInt64) {
-            self.compiled = compiled
+        init(value: Value, lastUse: UInt64) {
+            self.value = value
             self.lastUse = lastUse
         }
     }
 
     private struct State {
-        var entries: [QueryShape: Entry] = [:]
+        var entries: [Key: Entry] = [:]
         var clock: UInt64 = 0
     }
 
     private let state = Mutex(State())
-    /// Most shapes kept; 0 turns the cache off.
+    /// Most entries kept; 0 turns the cache off.
     let capacity: Int
 
     init(capacity: Int) {
         self.capacity = max(0, capacity)
     }
 
-    /// The texts of `shape` compiled under `schema`, marked most recently used.
-    func get(_ shape: QueryShape, schema: ProjectSchema?) -> CompiledQuery? {
+    /// The value of `key`, marked most recently used.
+    func get(_ key: Key) -> Value? {
         guard capacity > 0 else { return nil }
-        return state.withLock { state -> CompiledQuery? in
-            guard let entry = state.entries[shape], entry.compiled.schema == schema else { return nil }
+        return state.withLock { state -> Value? in
+            guard let entry = state.entries[key] else { return nil }
             state.clock &+= 1
             entry.lastUse = state.clock
-            return entry.compiled
+            return entry.value
         }
     }
 
-    /// Keeps `compiled` for `shape`, evicting the least recently used shape when full.
-    func put(_ shape: QueryShape, _ compiled: CompiledQuery) {
+    /// Keeps `value` for `key`, evicting the least recently used entry when full.
+    func put(_ key: Key, _ value: Value) {
         guard capacity > 0 else { return }
         state.withLock { state in
             state.clock &+= 1
-            if state.entries[shape] == nil, state.entries.count >= capacity,
+            if state.entries[key] == nil, state.entries.count >= capacity,
                let victim = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                // Linear in the capacity, and only when a new shape arrives at a full cache.
+                // Linear in the capacity, and only when a new key arrives at a full cache.
                 state.entries[victim.key] = nil
             }
-            state.entries[shape] = Entry(compiled: compiled, lastUse: state.clock)
+            state.entries[key] = Entry(value: value, lastUse: state.clock)
         }
     }
 
-    /// Drops every shape.
+    /// Drops every entry.
     func removeAll() {
         state.withLock { $0.entries.removeAll() }
     }
 
-    /// Shapes currently kept (for tests and diagnostics).
+    /// Entries currently kept (for tests and diagnostics).
     var count: Int { state.withLock { $0.entries.count } }
 }
