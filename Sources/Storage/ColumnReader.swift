@@ -36,6 +36,13 @@ public struct ColumnReader {
         return sqlite3_column_int64(handle, Int32(i))
     }
 
+    /// Column `i` of a NOT NULL integer column: one call into SQLite where `int64` makes two (a NULL or
+    /// out-of-range column reads 0).
+    public func integer(_ i: Int) -> Int64 {
+        guard i >= 0, i < count else { return 0 }
+        return sqlite3_column_int64(handle, Int32(i))
+    }
+
     /// Calls `body` with column `i`'s text or blob bytes in SQLite's own buffer (valid during the call
     /// only); nil when the column is NULL or out of range.
     public func withBytes<T>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {

@@ -241,7 +241,7 @@ struct QueryRunner {
     /// the same shape compiled them (then only the values are collected), else compiled and kept.
     func compiledPlan() throws -> (plan: Plan, page: SQLFragment, countText: String?) {
         let shape = self.shape
-        if let shape, let plans, let compiled = plans.cache.get(shape, schema: request.schema) {
+        if let shape, let plans, let compiled = plans.cache.get(shape), compiled.schema == request.schema {
             let plan = try plan(recording: false)
             if !plan.textDependsOnValues {
                 var page = pageSQL(plan)
@@ -329,46 +329,58 @@ struct QueryRunner {
     }
 
     /// The page written as response members while its rows are read: each main object with its joined
-    /// to-one fields as bare ids, then each target not written yet. Nil (the caller takes the general path)
-    /// when a main object was already written as another row's target, since it must carry its joins.
+    /// to-one fields as bare ids, then each target not written yet, straight from the bytes SQLite holds into
+    /// one buffer (`ObjectRowWriter`). Nil (the caller takes the general path) when a main object was
+    /// already written as another row's target, since it must carry its joins.
     private func streamPage(_ sql: SQLFragment, _ plan: Plan, joinColumns: Int) throws -> ObjectPage? {
-        var out: [UInt8] = []
-        out.reserveCapacity(1024)
+        // The joined fields of a row are a bit mask (BQL allows far fewer joins than 64).
+        guard plan.toOne.count <= 64 else { return nil }
+        let expected = min(request.limit ?? 32, 256)
+        // About 600 bytes per object with its target in the benchmark's data: one growth at most there.
+        let out = ByteWriter(capacity: 600 * max(expected, 1))
         var ids: [String] = []
+        ids.reserveCapacity(expected)
         var distances: [Int] = []
         var written = WrittenKeys()
         var conflict = false
         let hasDistance = plan.distance != nil
-        let fields = plan.toOne.map { query.joins[$0.position].field }
-        try db.forEachRow(sql.text, sql.args) { row in
-            guard let seq = row.int64(0), let id = row.text(1), let entity = row.text(2) else { return true }
-            guard written.insert(seq).inserted else {
-                conflict = true
-                return false
+        let joinedNames = plan.toOne.map { Array(query.joins[$0.position].field.utf8) }
+        // Every main row is of the queried entity (the page's WHERE says so), so its bytes are the request's.
+        var entity = request.entity
+        try entity.withUTF8 { entityBytes in
+            try db.forEachRow(sql.text, sql.args) { row in
+                guard let seq = row.int64(0), let id = row.text(1) else { return true }
+                guard written.insert(seq).inserted else {
+                    conflict = true
+                    return false
+                }
+                var mask: UInt64 = 0
+                for i in joinedNames.indices where !row.isNull(joinColumns + 8 * i) { mask |= 1 << UInt64(i) }
+                if out.count > 0 { out.append(UInt8(ascii: ",")) }
+                ObjectRowWriter.appendMember(id: id, entity: entityBytes, createdAt: row.integer(3),
+                                             updatedAt: row.integer(4), vals: row.text(5), refs: row.text(6),
+                                             login: row.text(7), joinedNames: joinedNames, joinedMask: mask, to: out)
+                ids.append(String(decoding: id, as: UTF8.self))
+                if hasDistance {
+                    let metres = sqlDouble(row, 8)
+                    distances.append(metres.isFinite ? Int(metres.rounded()) : 0)
+                }
+                guard mask != 0 else { return true }
+                for i in joinedNames.indices where mask & (1 << UInt64(i)) != 0 {
+                    let base = joinColumns + 8 * i
+                    guard let target = row.int64(base), written.insert(target).inserted,
+                          let targetID = row.text(base + 1), let targetEntity = row.text(base + 2) else { continue }
+                    out.append(UInt8(ascii: ","))
+                    ObjectRowWriter.appendMember(id: targetID, entity: targetEntity, createdAt: row.integer(base + 3),
+                                                 updatedAt: row.integer(base + 4), vals: row.text(base + 5),
+                                                 refs: row.text(base + 6), login: row.text(base + 7),
+                                                 joinedNames: [], joinedMask: 0, to: out)
+                }
+                return true
             }
-            var joined: [String] = []
-            for (i, field) in fields.enumerated() where !row.isNull(joinColumns + 8 * i) { joined.append(field) }
-            if !out.isEmpty { out.append(UInt8(ascii: ",")) }
-            ObjectBytes.appendMember(id: id, entity: entity, createdAt: row.int64(3) ?? 0, updatedAt: row.int64(4) ?? 0,
-                                     vals: row.text(5), refs: row.text(6), login: row.text(7), joined: joined, to: &out)
-            ids.append(String(decoding: id, as: UTF8.self))
-            if hasDistance {
-                let metres = sqlDouble(row, 8)
-                distances.append(metres.isFinite ? Int(metres.rounded()) : 0)
-            }
-            for i in fields.indices {
-                let base = joinColumns + 8 * i
-                guard let target = row.int64(base), written.insert(target).inserted,
-                      let targetID = row.text(base + 1), let targetEntity = row.text(base + 2) else { continue }
-                out.append(UInt8(ascii: ","))
-                ObjectBytes.appendMember(id: targetID, entity: targetEntity, createdAt: row.int64(base + 3) ?? 0,
-                                         updatedAt: row.int64(base + 4) ?? 0, vals: row.text(base + 5),
-                                         refs: row.text(base + 6), login: row.text(base + 7), joined: [], to: &out)
-            }
-            return true
         }
         if conflict { return nil }
-        return ObjectPage(ids: ids, distances: hasDistance ? distances : nil, renderedObjects: out)
+        return ObjectPage(ids: ids, distances: hasDistance ? distances : nil, renderedObjects: out.bytes)
     }
 
     /// The internal keys of the matching objects in query order within the window (remove-by-query).
