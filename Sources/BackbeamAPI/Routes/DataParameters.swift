@@ -23,11 +23,18 @@ struct DataParameters {
         return id
     }
 
-    /// `q` (a whole query) with `params`.
+    /// `q` (a whole query) with `params`. A text parsed before is not parsed again (texts that do not
+    /// parse are not kept: each gets its error again).
     func query() throws -> BQLBoundQuery {
         let q = call.parameters.value("q") ?? ""
-        return try BQLBoundQuery.bind(try BQLParser.parse(q, limits: service.bqlLimits), params: params(),
-                                      limits: service.bqlLimits)
+        let parsed: BQLQuery
+        if let known = service.parsedQueries.get(q) {
+            parsed = known
+        } else {
+            parsed = try BQLParser.parse(q, limits: service.bqlLimits)
+            service.parsedQueries.put(q, parsed)
+        }
+        return try BQLBoundQuery.bind(parsed, params: params(), limits: service.bqlLimits)
     }
 
     /// `joins` (join clauses only) with `params`; nil without joins.

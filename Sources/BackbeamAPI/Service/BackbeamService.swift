@@ -79,7 +79,8 @@ public final class BackbeamService: Sendable {
         context = ServiceContext(config: config, store: store, projects: projects, bqlLimits: BQLLimits(), logger: logger,
                                  outboxes: outboxes,
                                  providers: ProviderClient(timeoutSeconds: config.socialTimeoutSeconds, logger: logger),
-                                 dummyPasswordHash: try PasswordHasher.hash(RandomID.hex(16), cost: config.bcryptCost))
+                                 dummyPasswordHash: try PasswordHasher.hash(RandomID.hex(16), cost: config.bcryptCost),
+                                 parsedQueries: BoundedCache(capacity: config.queryPlanCacheSize))
         Self.warnAboutUncheckedTokens(config, logger: logger)
         endpoints = EndpointTable()
         // File routes first: the route table is matched top to bottom (§1.4).

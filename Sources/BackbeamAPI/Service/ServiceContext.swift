@@ -19,4 +19,7 @@ public struct ServiceContext: Sendable {
     /// A bcrypt hash of a random password at the configured cost: a login with an unknown email is checked
     /// against it, so that it takes as long as a wrong password (§5.4.2).
     public let dummyPasswordHash: String
+    /// Parsed `q` texts: an application repeats a few queries with other `params`, and parsing was about a
+    /// tenth of a list query's own work. Bounded like the compiled queries (`backbeam.queryPlanCacheSize`).
+    let parsedQueries: BoundedCache<String, BQLQuery>
 }

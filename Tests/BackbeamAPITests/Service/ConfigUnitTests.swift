@@ -16,6 +16,9 @@ final class ConfigUnitTests: XCTestCase {
         XCTAssertEqual(c.maxBodyBytes, 8 << 20)
         XCTAssertEqual(c.maxRequestTargetBytes, 16 << 10)
         XCTAssertEqual(c.nonceCacheCapacity, 2_000_000)
+        XCTAssertEqual(c.queryPlanCacheSize, 256)
+        XCTAssertEqual(try parse("{\"queryPlanCacheSize\":0}").queryPlanCacheSize, 0, "0 turns the cache off")
+        XCTAssertEqual(try parse("{\"queryPlanCacheSize\":5000}").queryPlanCacheSize, 5000)
         XCTAssertNil(c.defaultProject)
     }
 
@@ -43,6 +46,7 @@ final class ConfigUnitTests: XCTestCase {
             ("{\"defaultProject\":\"demo\"}", "backbeam.defaultEnv"),
             ("{\"defaultEnv\":\"test\"}", "backbeam.defaultEnv"),
             ("{\"maxLimit\":0}", "backbeam.maxLimit"),
+            ("{\"queryPlanCacheSize\":-1}", "backbeam.queryPlanCacheSize"),
             ("{\"projects\":{\"demo\":{\"schema\":{\"entities\":{\"p\":{\"fields\":{\"x\":\"zz\"}}}}}}}", "backbeam.projects.demo.schema.entities.p.fields.x"),
         ]
         for (json, key) in cases {
