@@ -340,6 +340,7 @@ struct QueryRunner {
         let out = ByteWriter(capacity: 600 * max(expected, 1))
         var ids: [String] = []
         ids.reserveCapacity(expected)
+        let renderedIDs = ByteWriter(capacity: 16 * max(expected, 1))
         var distances: [Int] = []
         var written = WrittenKeys()
         var conflict = false
@@ -361,6 +362,8 @@ struct QueryRunner {
                                              updatedAt: row.integer(4), vals: row.text(5), refs: row.text(6),
                                              login: row.text(7), joinedNames: joinedNames, joinedMask: mask, to: out)
                 ids.append(String(decoding: id, as: UTF8.self))
+                if renderedIDs.count > 0 { renderedIDs.append(UInt8(ascii: ",")) }
+                renderedIDs.appendQuoted(id)
                 if hasDistance {
                     let metres = sqlDouble(row, 8)
                     distances.append(metres.isFinite ? Int(metres.rounded()) : 0)
@@ -380,7 +383,8 @@ struct QueryRunner {
             }
         }
         if conflict { return nil }
-        return ObjectPage(ids: ids, distances: hasDistance ? distances : nil, renderedObjects: out.bytes)
+        return ObjectPage(ids: ids, distances: hasDistance ? distances : nil, renderedObjects: out.bytes,
+                          renderedIDs: renderedIDs.bytes)
     }
 
     /// The internal keys of the matching objects in query order within the window (remove-by-query).

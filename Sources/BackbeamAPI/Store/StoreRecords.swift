@@ -135,15 +135,19 @@ public struct ObjectPage: Sendable, Equatable {
     /// store could (a page without to-many joins or fetches): then `objects` is empty and the response
     /// copies these bytes.
     public var renderedObjects: [UInt8]?
+    /// `ids` already rendered as the members of a JSON array (`"a","b"`), when the store wrote them while
+    /// the rows were read.
+    public var renderedIDs: [UInt8]?
 
     /// A page.
     public init(ids: [String] = [], count: Int = 0, objects: [ResponseObject] = [], distances: [Int]? = nil,
-                renderedObjects: [UInt8]? = nil) {
+                renderedObjects: [UInt8]? = nil, renderedIDs: [UInt8]? = nil) {
         self.ids = ids
         self.count = count
         self.objects = objects
         self.distances = distances
         self.renderedObjects = renderedObjects
+        self.renderedIDs = renderedIDs
     }
 }
 

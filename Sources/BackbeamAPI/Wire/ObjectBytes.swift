@@ -144,14 +144,18 @@ public enum PageBodies {
     /// `{"status":"Success","objects":{..},"ids":[..],"count":N}` (+ `distances` for near queries).
     public static func list(_ page: ObjectPage) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256 + (page.renderedObjects?.count
+        out.reserveCapacity(256 + (page.renderedIDs?.count ?? 0) + (page.renderedObjects?.count
                                        ?? page.objects.reduce(0) { $0 + 64 + $1.record.vals.count + $1.record.refs.count }))
         out.append(contentsOf: "{\"status\":\"Success\",".utf8)
         ObjectBytes.appendObjects(page.objects, rendered: page.renderedObjects, to: &out)
         out.append(contentsOf: ",\"ids\":[".utf8)
-        for (i, id) in page.ids.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            ObjectBytes.appendString(id, to: &out)
+        if let rendered = page.renderedIDs {
+            out.append(contentsOf: rendered)
+        } else {
+            for (i, id) in page.ids.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                ObjectBytes.appendString(id, to: &out)
+            }
         }
         out.append(contentsOf: "],\"count\":".utf8)
         ObjectBytes.appendInt(Int64(page.count), to: &out)
