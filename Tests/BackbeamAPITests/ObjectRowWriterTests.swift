@@ -114,6 +114,18 @@ final class ObjectRowWriterTests: XCTestCase {
             expected += String(value) + ","
         }
         XCTAssertEqual(String(decoding: writer.bytes, as: UTF8.self), expected)
+        // Every digit count and both ends of it, signed.
+        var power: Int64 = 1
+        for _ in 0..<19 {
+            for value in [power - 1, power, power + 1, power * 5 + 3] {
+                for signed in [value, -value] {
+                    let one = ByteWriter(capacity: 0)
+                    one.appendInt(signed)
+                    XCTAssertEqual(String(decoding: one.bytes, as: UTF8.self), String(signed))
+                }
+            }
+            if power <= Int64.max / 10 { power *= 10 }
+        }
         writer.truncate(to: 2)
         XCTAssertEqual(writer.bytes, Array("0,".utf8))
     }

@@ -94,7 +94,8 @@ final class ByteWriter {
         append(escaped)
     }
 
-    /// Appends a decimal integer, written in place (no `String`, no Foundation).
+    /// Appends a decimal integer, written in place two digits at a time (no `String`, no Foundation):
+    /// every object carries two 13-digit times, and a digit at a time cost about 300 instructions each.
     func appendInt(_ value: Int64) {
         // At most 20 digits and a sign.
         reserve(21)
@@ -104,17 +105,35 @@ final class ByteWriter {
             count += 1
         }
         var digits = 1
-        var rest = magnitude
-        while rest >= 10 {
-            rest /= 10
+        var power: UInt64 = 10
+        // 10^19 is the largest power of ten in a UInt64, so the loop stops before `power` could wrap.
+        while digits < 20 && magnitude >= power {
             digits += 1
+            power = power &* 10
         }
         var position = count + digits
         count = position
-        repeat {
-            position -= 1
-            base[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
+        let pairs = Self.digitPairs.utf8Start
+        while magnitude >= 100 {
+            let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+            magnitude /= 100
+            position -= 2
+            base[position] = pairs[pair]
+            base[position + 1] = pairs[pair + 1]
+        }
+        if magnitude >= 10 {
+            let pair = Int(truncatingIfNeeded: magnitude) &* 2
+            base[position - 2] = pairs[pair]
+            base[position - 1] = pairs[pair + 1]
+        } else {
+            base[position - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+        }
     }
+
+    /// "00" to "99", for `appendInt`.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 }
