@@ -22,6 +22,10 @@ public final class Storage: Sendable {
     /// Connections for `tryReadStatement`, taken only when one is free at once, with a busy timeout of 0:
     /// callers that must not wait (an HTTP I/O thread answering a point read itself) get nil instead of a
     /// wait. Two, one per I/O thread of the default server; a third caller at the same moment gets nil.
+    /// Unlike `lookups` they keep the memory map: under a read-only load the mapping survives from one
+    /// request to the next, so a point read of a page outside the 2 MiB page cache costs no `pread`
+    /// (measured: 0.78 `pread` per Couch GET over 20,000 documents before, none after). A commit makes each of
+    /// the two remap once at its next read, which is what `lookups` avoids for its larger pool.
     let immediate: ReaderPool
     static let immediateReaderCount = 2
     private let closed = Locked(false)
@@ -48,7 +52,7 @@ public final class Storage: Sendable {
         var lookupOptions = options
         lookupOptions.mmapSizeBytes = 0
         lookups = try ReaderPool(options: lookupOptions)
-        var immediateOptions = lookupOptions
+        var immediateOptions = options
         immediateOptions.readerCount = Self.immediateReaderCount
         immediateOptions.busyTimeoutMilliseconds = 0
         immediate = try ReaderPool(options: immediateOptions)
