@@ -31,14 +31,32 @@ public enum FileServing {
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let validators = Validators(etag: etag, lastModified: lastModified ?? Int(info.st_mtim.tv_sec))
+        return respond(validators, request: request, cacheControl: cacheControl) { honouringRange in
+            HTTPResponse.file(path: path, length: Int(info.st_size), lastModified: validators.lastModified ?? 0,
+                              contentType: contentType, request: request, honouringRange: honouringRange)
+        }
+    }
+
+    /// Serves `contents` held in memory (a small file's bytes) with the same status, headers and body that
+    /// `respond(file:...)` gives for a file with those bytes and that `lastModified`.
+    public static func respond(contents: [UInt8], etag: String?, request: HTTPRequest, contentType: String,
+                               cacheControl: String? = nil, lastModified: Int) -> HTTPResponse {
+        let validators = Validators(etag: etag, lastModified: lastModified)
+        return respond(validators, request: request, cacheControl: cacheControl) { honouringRange in
+            HTTPResponse.contents(contents, lastModified: validators.lastModified ?? 0, contentType: contentType,
+                                  request: request, honouringRange: honouringRange)
+        }
+    }
+
+    /// 304 when the validators say so, else the body that `full` makes (told whether a `Range` applies).
+    private static func respond(_ validators: Validators, request: HTTPRequest, cacheControl: String?,
+                                full: (_ honouringRange: Bool) -> HTTPResponse) -> HTTPResponse {
         var response: HTTPResponse
         if validators.isNotModified(request) {
             response = HTTPResponse(status: .notModified)
             validators.addHeaders(to: &response.headers, notModified: true)
         } else {
-            response = HTTPResponse.file(path: path, length: Int(info.st_size), lastModified: validators.lastModified ?? 0,
-                                         contentType: contentType, request: request,
-                                         honouringRange: validators.rangeApplies(request))
+            response = full(validators.rangeApplies(request))
             validators.addHeaders(to: &response.headers)
         }
         if let cacheControl { response.headers.set("Cache-Control", cacheControl) }

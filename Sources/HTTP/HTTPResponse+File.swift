@@ -19,21 +19,40 @@ extension HTTPResponse {
     /// 1970). `honouringRange: false` answers a `Range` with the whole file (a failed `If-Range`).
     public static func file(path: String, length: Int, lastModified: Int, contentType: String, request: HTTPRequest,
                             honouringRange: Bool = true) -> HTTPResponse {
+        ranged(length: length, lastModified: lastModified, contentType: contentType, request: request,
+               honouringRange: honouringRange) { offset, count in .file(path: path, offset: offset, length: count) }
+    }
+
+    /// Serves `contents` held in memory exactly as `file(path:length:lastModified:...)` serves a file with the
+    /// same bytes: the same status, headers and body for every `Range`.
+    public static func contents(_ contents: [UInt8], lastModified: Int, contentType: String, request: HTTPRequest,
+                                honouringRange: Bool = true) -> HTTPResponse {
+        ranged(length: contents.count, lastModified: lastModified, contentType: contentType, request: request,
+               honouringRange: honouringRange) { offset, count in
+            guard offset != 0 || count != contents.count else { return .bytes(contents) }
+            // `ByteRange` keeps a range inside the length; clamped all the same, as it comes from a request.
+            let start = min(max(0, offset), contents.count)
+            return .bytes(Array(contents[start..<(start + min(max(0, count), contents.count - start))]))
+        }
+    }
+
+    /// The answer for a body of `length` bytes, `body` giving the bytes from an offset (both within it).
+    private static func ranged(length: Int, lastModified: Int, contentType: String, request: HTTPRequest,
+                               honouringRange: Bool, body: (_ offset: Int, _ count: Int) -> ResponseBody) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add("Content-Type", contentType)
         headers.add("Accept-Ranges", "bytes")
         headers.add("Last-Modified", HTTPDate.format(epochSeconds: lastModified))
         guard honouringRange, let rangeHeader = request.headers["Range"],
               request.method == .get || request.method == .head else {
-            return HTTPResponse(status: .ok, headers: headers, body: .file(path: path, offset: 0, length: length))
+            return HTTPResponse(status: .ok, headers: headers, body: body(0, length))
         }
         switch ByteRange.parse(rangeHeader, length: length) {
         case .full:
-            return HTTPResponse(status: .ok, headers: headers, body: .file(path: path, offset: 0, length: length))
+            return HTTPResponse(status: .ok, headers: headers, body: body(0, length))
         case .partial(let offset, let count):
             headers.add("Content-Range", "bytes \(offset)-\(offset + count - 1)/\(length)")
-            return HTTPResponse(status: .partialContent, headers: headers,
-                                body: .file(path: path, offset: offset, length: count))
+            return HTTPResponse(status: .partialContent, headers: headers, body: body(offset, count))
         case .unsatisfiable:
             headers.set("Content-Type", "application/json; charset=utf-8")
             headers.add("Content-Range", "bytes */\(length)")

@@ -137,3 +137,49 @@ final class FileServingTests: XCTestCase {
         XCTAssertNil(FileServing.respond(blob: "../../etc/passwd", in: blobs, request: request, contentType: "x/y"))
     }
 }
+
+/// `FileServing.respond(contents:)`, the in-memory twin of `respond(file:)`: for every request the same
+/// status, the same headers in the same order, and the same body bytes.
+final class FileServingContentsTests: XCTestCase {
+    private let content = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+    private let etag = "\"v1\""
+    private let modified = 1_700_000_000
+
+    /// The body's bytes, read from the file for a file body.
+    private func bytes(_ body: ResponseBody) throws -> [UInt8] {
+        switch body {
+        case .empty: return []
+        case .bytes(let bytes): return bytes
+        case .file(let path, let offset, let length):
+            let all = Array(try XCTUnwrap(FileManager.default.contents(atPath: path)))
+            return Array(all[offset..<(offset + length)])
+        case .stream: XCTFail("no stream expected"); return []
+        }
+    }
+
+    func testEveryRequestGetsTheAnswerOfTheFile() throws {
+        let path = try writeFile(content, in: try makeTemporaryDirectory(self))
+        let cases: [(HTTPMethod, HTTPHeaders)] = [
+            (.get, [:]), (.head, [:]), (.get, ["If-None-Match": etag]), (.get, ["If-None-Match": "\"v0\""]),
+            (.get, ["If-Modified-Since": "Tue, 14 Nov 2023 22:13:20 GMT"]),
+            (.get, ["If-Modified-Since": "Tue, 14 Nov 2023 22:13:19 GMT"]),
+            (.get, ["Range": "bytes=0-9"]), (.get, ["Range": "bytes=30-"]), (.get, ["Range": "bytes=-5"]),
+            (.get, ["Range": "bytes=10-1000"]), (.get, ["Range": "bytes=36-"]), (.get, ["Range": "bytes=0-0,5-6"]),
+            (.get, ["Range": "bytes=0-35"]), (.get, ["Range": "bytes=9-3"]), (.get, ["Range": "lines=1-2"]),
+            (.get, ["Range": "bytes=0-9", "If-Range": etag]), (.get, ["Range": "bytes=0-9", "If-Range": "\"v0\""]),
+            (.head, ["Range": "bytes=0-9"]), (.post, ["Range": "bytes=0-9"]),
+        ]
+        for (method, headers) in cases {
+            let request = try HTTPRequest(method: method, target: "/f", headers: headers)
+            let fromFile = try XCTUnwrap(FileServing.respond(file: path, etag: etag, request: request, contentType: "image/jpeg",
+                                                             cacheControl: "public, max-age=60", lastModified: modified))
+            let fromMemory = FileServing.respond(contents: content, etag: etag, request: request, contentType: "image/jpeg",
+                                                 cacheControl: "public, max-age=60", lastModified: modified)
+            let label = "\(method) \(headers)"
+            XCTAssertEqual(fromMemory.status, fromFile.status, label)
+            XCTAssertEqual(fromMemory.headers, fromFile.headers, label)
+            XCTAssertEqual(fromMemory.body.knownLength, fromFile.body.knownLength, label)
+            XCTAssertEqual(try bytes(fromMemory.body), try bytes(fromFile.body), label)
+        }
+    }
+}
