@@ -81,10 +81,11 @@ struct FakeRenderer: ImageRendering {
 /// A fresh `ImageVariants` in a temporary directory.
 func makeVariants(_ test: XCTestCase, renderer: (any ImageRendering)? = nil, cacheBytes: Int = 1 << 30,
                   workers: Int = 2, queueWait: Duration = .seconds(60), grace: Duration = .zero,
-                  directory: String? = nil) throws -> ImageVariants {
+                  directory: String? = nil,
+                  memoryBytes: Int = ImageVariants.Configuration.defaultMemoryBytes) throws -> ImageVariants {
     let dir = try directory ?? (makeTemporaryDirectory(test) + "/variants")
     let configuration = ImageVariants.Configuration(directory: dir, cacheBytes: cacheBytes, workers: workers,
-                                                    queueWait: queueWait, evictionGrace: grace)
+                                                    queueWait: queueWait, evictionGrace: grace, memoryBytes: memoryBytes)
     return try ImageVariants(configuration: configuration, renderer: renderer, logger: quietLogger)
 }
 

@@ -15,11 +15,15 @@ public struct ImageSettings: Sendable, Equatable {
     public var workers = 0
     /// How long a resize waits for a worker before 503 `ServiceUnavailable`: 60 s.
     public var waitSeconds = 60
+    /// Bytes of small cached variants (up to 64 KiB each) also held in memory, served without opening a
+    /// file: 8 MiB; 0: none.
+    public var memoryBytes = ImageVariants.Configuration.defaultMemoryBytes
 
     /// The defaults.
     public init() {}
 
-    static let knownKeys: Set<String> = ["directory", "cacheBytes", "maxPixels", "maxSide", "workers", "waitSeconds"]
+    static let knownKeys: Set<String> = ["directory", "cacheBytes", "maxPixels", "maxSide", "workers", "waitSeconds",
+                                          "memoryBytes"]
 
     /// Reads `backbeam.images`.
     init(_ section: ConfigSection) throws {
@@ -30,13 +34,14 @@ public struct ImageSettings: Sendable, Equatable {
         maxSide = try section.int("maxSide", maxSide, min: 1, max: ResizeRequest.largestMaxSide)
         workers = try section.int("workers", 0, min: 0, max: 1024)
         waitSeconds = try section.int("waitSeconds", 60, min: 1, max: 3600)
+        memoryBytes = try section.int("memoryBytes", memoryBytes, min: 0, max: 1 << 30)
     }
 
     /// The `ImageVariants` settings, with the cache in `directory` or else in `defaultDirectory`.
     func variantsConfiguration(defaultDirectory: String) -> ImageVariants.Configuration {
         var configuration = ImageVariants.Configuration(directory: directory ?? defaultDirectory, cacheBytes: cacheBytes,
                                                         maxPixels: maxPixels, maxSide: maxSide,
-                                                        queueWait: .seconds(waitSeconds))
+                                                        queueWait: .seconds(waitSeconds), memoryBytes: memoryBytes)
         if workers > 0 { configuration.workers = workers }
         return configuration
     }

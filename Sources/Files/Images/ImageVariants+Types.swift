@@ -88,6 +88,14 @@ public enum VariantResult: Sendable, Equatable {
     case variant(path: String, length: Int, mimeType: String)
 }
 
+/// A variant held in memory (`ImageVariants.cachedContents`).
+public struct CachedVariant: Sendable, Equatable {
+    /// The variant's bytes, as in its file.
+    public let bytes: [UInt8]
+    /// Its `Content-Type` (the source's).
+    public let mimeType: String
+}
+
 /// Why no answer could be given. Each API maps these to its own errors (Backbeam: 400 `ImageTooLarge`,
 /// 503 `ServiceUnavailable`).
 public enum ImageVariantError: Error, Sendable, Equatable {

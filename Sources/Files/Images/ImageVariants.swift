@@ -34,7 +34,8 @@ public final class ImageVariants: Sendable {
         self.configuration = configuration
         self.renderer = renderer ?? VipsRenderer(jpegQuality: configuration.jpegQuality, maxPixels: configuration.maxPixels)
         cache = try VariantCache(directory: configuration.directory, limit: configuration.cacheBytes,
-                                 grace: configuration.evictionGrace)
+                                 grace: configuration.evictionGrace, memoryLimit: configuration.memoryBytes,
+                                 memoryEntryLimit: configuration.memoryEntryBytes)
         workers = ImageWorkers(count: configuration.workers)
         failed = Locked(FailureMemory(capacity: configuration.rememberedFailures))
         self.logger = logger
@@ -50,12 +51,30 @@ public final class ImageVariants: Sendable {
         let (name, cached) = cache.lookup(VariantIdentity(key: key, mode: request.mode), request: request)
         if let entry = cached {
             counters.hits.add(1, ordering: .relaxed)
+            // A small variant asked for again is read once more, to be held in memory for `cachedContents`.
+            if cache.wantsContents(of: name, entry), let bytes = VariantFiles.read(entry.path, size: entry.size) {
+                cache.keep(bytes, of: name, entry)
+            }
             return .variant(path: entry.path, length: entry.size, mimeType: entry.format.mimeType)
         }
         if failed.withLock({ $0.contains(name) }) { return original() }
         let (outcome, _) = flights.run(name) { generate(source: source, name: name, request: request) }
         return try outcome.get()
     }
+
+    /// The bytes of `request`'s variant of the content `key` names when they are held in memory, for a caller
+    /// that must not wait or touch the disk (an HTTP I/O thread): nil for anything else, which `variant`
+    /// answers. A small variant is held in memory once `variant` found it cached or made it; it leaves with
+    /// its file's cache entry, and `key` names a version of the content, so a new version asks for another.
+    public func cachedContents(key: VariantKey, request: ResizeRequest) -> CachedVariant? {
+        if case .original = request.mode { return nil }
+        guard let (bytes, format) = cache.contents(VariantIdentity(key: key, mode: request.mode)) else { return nil }
+        counters.hits.add(1, ordering: .relaxed)
+        return CachedVariant(bytes: bytes, mimeType: format.mimeType)
+    }
+
+    /// Bytes of variants held in memory.
+    public var memoryBytes: Int { cache.memoryBytes }
 
     /// Counters since start-up.
     public var statistics: Statistics { counters.snapshot() }
@@ -104,6 +123,7 @@ public final class ImageVariants: Sendable {
         }
         do {
             let entry = try cache.store(bytes, key: name, format: header.format)
+            cache.keep(bytes, of: name, entry)
             counters.rendered.add(1, ordering: .relaxed)
             return .success(.variant(path: entry.path, length: entry.size, mimeType: entry.format.mimeType))
         } catch {

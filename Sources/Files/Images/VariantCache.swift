@@ -32,6 +32,14 @@ final class VariantCache: Sendable {
         var bytes = 0
         /// Files out of the index, deleted once their time (monotonic nanoseconds) has come.
         var doomed: [(path: String, at: UInt64)] = []
+        /// The bytes of small indexed variants (only of names in `index`: a variant leaving the index
+        /// leaves this too), so that serving them opens no file.
+        var memory: [VariantName: [UInt8]] = [:]
+        var memoryBytes = 0
+
+        mutating func forget(_ name: VariantName) {
+            if let bytes = memory.removeValue(forKey: name) { memoryBytes -= bytes.count }
+        }
     }
 
     let directory: String
@@ -40,14 +48,19 @@ final class VariantCache: Sendable {
     let limit: Int
     /// How long an evicted file stays on disk.
     let grace: Duration
+    /// The most bytes of variants held in memory as well, and the largest one held.
+    let memoryLimit: Int
+    let memoryEntryLimit: Int
     private let state = Locked(State())
 
     /// Opens the cache in `directory` (created when missing) and indexes the variants already there.
-    init(directory: String, limit: Int, grace: Duration) throws {
+    init(directory: String, limit: Int, grace: Duration, memoryLimit: Int = 0, memoryEntryLimit: Int = 0) throws {
         self.directory = directory
         tempDirectory = directory + "/tmp"
         self.limit = max(0, limit)
         self.grace = grace
+        self.memoryLimit = max(0, memoryLimit)
+        self.memoryEntryLimit = max(0, min(memoryEntryLimit, memoryLimit))
         try VariantFiles.makeDirectories(tempDirectory)
         rebuild()
     }
@@ -73,6 +86,40 @@ final class VariantCache: Sendable {
             return (name, state.index.touch(name))
         }
     }
+
+    /// The bytes and format of `identity`'s variant when they are held in memory (the variant becomes the most
+    /// recently used); nil when they are not, or the identity was not asked for through `lookup` before.
+    func contents(_ identity: VariantIdentity) -> (bytes: [UInt8], format: ImageFormat)? {
+        state.withLock { state in
+            guard let name = state.names[identity], let bytes = state.memory[name],
+                  let entry = state.index.touch(name) else { return nil }
+            return (bytes, entry.format)
+        }
+    }
+
+    /// Whether `entry`'s bytes are worth holding in memory and are not held yet.
+    func wantsContents(of name: VariantName, _ entry: Entry) -> Bool {
+        guard entry.size <= memoryEntryLimit else { return false }
+        return state.withLock { $0.memory[name] == nil }
+    }
+
+    /// Holds `bytes`, the content of `entry`, in memory while `entry` is the indexed variant `name`. When the
+    /// memory is full it starts over (the hot variants come back at their next request).
+    func keep(_ bytes: [UInt8], of name: VariantName, _ entry: Entry) {
+        guard bytes.count == entry.size, bytes.count <= memoryEntryLimit else { return }
+        state.withLock { state in
+            guard state.index.peek(name) == entry, state.memory[name] == nil else { return }
+            if state.memoryBytes + bytes.count > memoryLimit {
+                state.memory.removeAll(keepingCapacity: true)
+                state.memoryBytes = 0
+            }
+            state.memory[name] = bytes
+            state.memoryBytes += bytes.count
+        }
+    }
+
+    /// Bytes of variants held in memory.
+    var memoryBytes: Int { state.withLock { $0.memoryBytes } }
 
     /// Total size of the indexed variants.
     var bytes: Int { state.withLock { $0.bytes } }
@@ -108,11 +155,13 @@ final class VariantCache: Sendable {
             } else {
                 if let replaced = state.index.insert(key, entry) {
                     state.bytes -= replaced.size
+                    state.forget(key)
                     state.doomed.append((replaced.path, now + Self.nanoseconds(grace)))
                 }
                 state.bytes += entry.size
-                while state.bytes > limit, let (_, evicted) = state.index.removeOldest() {
+                while state.bytes > limit, let (evictedName, evicted) = state.index.removeOldest() {
                     state.bytes -= evicted.size
+                    state.forget(evictedName)
                     state.doomed.append((evicted.path, now + Self.nanoseconds(grace)))
                 }
             }
@@ -128,11 +177,15 @@ final class VariantCache: Sendable {
         state.withLock { state in
             guard entry.size <= limit else { return (nil, [entry]) }
             let replaced = state.index.insert(key, entry)
-            if let replaced { state.bytes -= replaced.size }
+            if let replaced {
+                state.bytes -= replaced.size
+                state.forget(key)
+            }
             state.bytes += entry.size
             var evicted: [Entry] = []
-            while state.bytes > limit, let (_, oldest) = state.index.removeOldest() {
+            while state.bytes > limit, let (oldestName, oldest) = state.index.removeOldest() {
                 state.bytes -= oldest.size
+                state.forget(oldestName)
                 evicted.append(oldest)
             }
             return (replaced, evicted)

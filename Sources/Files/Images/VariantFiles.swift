@@ -64,6 +64,30 @@ enum VariantFiles {
         _ = unlink(path)
     }
 
+    /// The whole content of the regular file at `path` when it has exactly `size` bytes; nil otherwise (missing,
+    /// another size, a read error).
+    static func read(_ path: String, size: Int) -> [UInt8]? {
+        guard size >= 0 else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Glibc.read(fd, base + done, raw.count - done)
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        // One byte more would mean the file is larger than its entry says.
+        var extra: UInt8 = 0
+        guard Glibc.read(fd, &extra, 1) == 0 else { return nil }
+        return bytes
+    }
+
     /// Size and modification time (nanoseconds since 1970) of a regular file; nil otherwise.
     static func info(_ path: String) -> (size: Int, modified: Int64)? {
         var info = stat()
