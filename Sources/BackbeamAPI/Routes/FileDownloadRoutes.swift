@@ -11,13 +11,37 @@ enum FileDownloadRoutes {
 
     static func register(on table: EndpointTable, _ service: ServiceContext, files: FileServices) {
         // Downloads are never signed: leftover key, signature, method and path parameters are ignored (§3.5).
-        let unsigned = EndpointOptions(signed: false)
-        table.on("GET", "/data/file/download/:id", unsigned) { call in
+        // A variant held in memory is answered on the I/O thread (`attemptDownload`).
+        let latest = EndpointOptions(signed: false, attempt: { call in attemptDownload(call, version: nil, files) })
+        table.on("GET", "/data/file/download/:id", latest) { call in
             try plainErrors { try download(call, version: nil, service, files) }
         }
-        table.on("GET", "/data/file/download/:id/:version", unsigned) { call in
+        let versioned = EndpointOptions(signed: false, attempt: { call in
+            attemptDownload(call, version: call.path("version"), files)
+        })
+        table.on("GET", "/data/file/download/:id/:version", versioned) { call in
             try plainErrors { try download(call, version: call.path("version"), service, files) }
         }
+    }
+
+    /// `download` for a resized variant whose bytes are held in memory, answered without waiting and without
+    /// opening a file: the file's row through a free read connection, the original's presence, the variant
+    /// from memory. The same response `download` gives; nil for anything else (an original, a variant not in
+    /// memory, an unknown file, no connection free), which `download` answers on a worker.
+    static func attemptDownload(_ call: BackbeamCall, version: String?, _ files: FileServices) -> BackbeamReply? {
+        let id = call.path("id")
+        let resize = resizeRequest(call, files)
+        guard resize.mode != .original, Identifiers.isObjectID(id),
+              let stored = try? files.store.fileContentIfAtHand(space: call.space, id: id),
+              files.blobs.path(for: stored.blob) != nil,
+              let cached = files.variants.cachedContents(key: variantKey(call, id: id, stored), request: resize)
+        else { return nil }
+        defer { files.recordImageWork() }
+        let response = FileServing.respond(contents: cached.bytes, etag: Validators.strongETag(variantETag(id, stored, resize)),
+                                           request: call.request, contentType: cached.mimeType,
+                                           cacheControl: cacheControl(version: version, stored),
+                                           lastModified: lastModified(stored))
+        return reply(response, contentType: cached.mimeType)
     }
 
     /// JSONP does not apply to downloads (§2.3.3): their errors are answered as plain JSON even with a
@@ -37,32 +61,55 @@ enum FileDownloadRoutes {
               let original = files.blobs.path(for: stored.blob) else {
             throw BackbeamError(.objectNotFound)
         }
-        let cacheControl = version.flatMap(requestedVersion) == stored.version ? currentVersionCache : otherVersionCache
         var path = original
         var contentType = FileMIME.servable(stored.mime)
         var etag = "\(id)-\(stored.version)"
-        let p = call.parameters
-        let resize = ResizeRequest(width: p.value("width"), height: p.value("height"), thumb: p.value("thumb"),
-                                   maxSide: files.variants.configuration.maxSide)
+        let resize = resizeRequest(call, files)
         if resize.mode != .original {
             defer { files.recordImageWork() }
-            // The space is part of the key: object ids are unique only within one environment.
-            let key = VariantKey(file: "\(call.space.value)/\(id)", version: stored.version)
             do {
-                if case .variant(let variantPath, _, let mimeType) = try files.variants.variant(of: original, key: key, request: resize) {
+                if case .variant(let variantPath, _, let mimeType) = try files.variants.variant(
+                    of: original, key: variantKey(call, id: id, stored), request: resize) {
                     path = variantPath
                     contentType = mimeType
-                    etag += "-" + resize.token
+                    etag = variantETag(id, stored, resize)
                 }
             } catch {
                 throw backbeamError(error)
             }
         }
-        guard var response = FileServing.respond(file: path, etag: Validators.strongETag(etag), request: call.request,
-                                                 contentType: contentType, cacheControl: cacheControl,
-                                                 lastModified: Int(stored.uploadedAt / 1000)) else {
+        guard let response = FileServing.respond(file: path, etag: Validators.strongETag(etag), request: call.request,
+                                                 contentType: contentType, cacheControl: cacheControl(version: version, stored),
+                                                 lastModified: lastModified(stored)) else {
             throw BackbeamError(.objectNotFound)
         }
+        return reply(response, contentType: contentType)
+    }
+
+    static func resizeRequest(_ call: BackbeamCall, _ files: FileServices) -> ResizeRequest {
+        let p = call.parameters
+        return ResizeRequest(width: p.value("width"), height: p.value("height"), thumb: p.value("thumb"),
+                             maxSide: files.variants.configuration.maxSide)
+    }
+
+    /// The space is part of the key: object ids are unique only within one environment.
+    static func variantKey(_ call: BackbeamCall, id: String, _ stored: StoredFileContent) -> VariantKey {
+        VariantKey(file: "\(call.space.value)/\(id)", version: stored.version)
+    }
+
+    static func variantETag(_ id: String, _ stored: StoredFileContent, _ resize: ResizeRequest) -> String {
+        "\(id)-\(stored.version)-" + resize.token
+    }
+
+    static func cacheControl(version: String?, _ stored: StoredFileContent) -> String {
+        version.flatMap(requestedVersion) == stored.version ? currentVersionCache : otherVersionCache
+    }
+
+    static func lastModified(_ stored: StoredFileContent) -> Int { Int(stored.uploadedAt / 1000) }
+
+    /// The download's own headers on `response`.
+    static func reply(_ response: HTTPResponse, contentType: String) -> BackbeamReply {
+        var response = response
         response.headers.set("X-Content-Type-Options", "nosniff")
         if FileMIME.isActive(contentType) {
             // Files share the daemon's origin with every API: nothing uploaded may run as a page there.

@@ -10,6 +10,13 @@ public protocol BackbeamFileStore: Sendable {
     func writeFile(_ request: WriteRequest, content: FileContent) throws -> ObjectRecord?
     /// The current content of the file `id`, or nil when the environment has no file with that id.
     func fileContent(space: SpaceID, id: String) throws -> StoredFileContent?
+    /// `fileContent` for a caller that must not wait (an HTTP I/O thread): nil as well when no read
+    /// connection is free at once. The default answers nil (not at hand).
+    func fileContentIfAtHand(space: SpaceID, id: String) throws -> StoredFileContent?
+}
+
+extension BackbeamFileStore {
+    public func fileContentIfAtHand(space: SpaceID, id: String) throws -> StoredFileContent? { nil }
 }
 
 /// Uploaded content as the upload endpoints describe it to the store.

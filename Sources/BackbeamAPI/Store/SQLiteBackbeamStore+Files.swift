@@ -39,15 +39,22 @@ extension SQLiteBackbeamStore: BackbeamFileStore {
     }
 
     public func fileContent(space: SpaceID, id: String) throws -> StoredFileContent? {
-        try storage.readStatement { db -> StoredFileContent? in
-            guard let row = try db.queryOne("""
-                SELECT f.blob, f.version, f.mime, f.size, f.uploaded_at FROM bb_objects o JOIN bb_files f ON f.object = o.seq
-                WHERE o.space = ? AND o.id = ? AND o.entity = 'file'
-                """, [.integer(space.value), .text(id)]),
-                  let blob = row[0].string, let version = row[1].int64, let mime = row[2].string,
-                  let size = row[3].int64, let uploadedAt = row[4].int64 else { return nil }
-            return StoredFileContent(blob: blob, version: Int(version), mime: mime, size: Int(size), uploadedAt: uploadedAt)
-        }
+        try storage.readStatement { db in try Self.fileContent(db, space: space, id: id) }
+    }
+
+    public func fileContentIfAtHand(space: SpaceID, id: String) throws -> StoredFileContent? {
+        let found = try storage.tryReadStatement { db in try Self.fileContent(db, space: space, id: id) }
+        return found ?? nil
+    }
+
+    private static func fileContent(_ db: Database, space: SpaceID, id: String) throws -> StoredFileContent? {
+        guard let row = try db.queryOne("""
+            SELECT f.blob, f.version, f.mime, f.size, f.uploaded_at FROM bb_objects o JOIN bb_files f ON f.object = o.seq
+            WHERE o.space = ? AND o.id = ? AND o.entity = 'file'
+            """, [.integer(space.value), .text(id)]),
+              let blob = row[0].string, let version = row[1].int64, let mime = row[2].string,
+              let size = row[3].int64, let uploadedAt = row[4].int64 else { return nil }
+        return StoredFileContent(blob: blob, version: Int(version), mime: mime, size: Int(size), uploadedAt: uploadedAt)
     }
 
     /// Inside a deletion's transaction: drops the file row of object `seq`, if it is a file, and releases its

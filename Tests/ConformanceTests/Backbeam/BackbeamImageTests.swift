@@ -49,6 +49,50 @@ final class BackbeamImageTests: BackbeamTestCase {
         XCTAssertEqual(cached.status, 304)
     }
 
+    /// A variant asked for again is answered from memory on the I/O thread: the same status, headers (but for
+    /// `Date` and the request id) and bytes as the first answer, read from its file, for plain, ranged and
+    /// conditional requests; a new version of the file or its deletion is seen at once.
+    func test_BB_109_aVariantServedFromMemoryAnswersAsFromItsFile() throws {
+        let (id, _) = try uploadFixture("photo-800x600.jpg", type: "image/jpeg")
+        func same(_ a: TestResponse, _ b: TestResponse, _ label: String) {
+            let varying: Set<String> = ["date", "x-request-id"]
+            XCTAssertEqual(a.status, b.status, label)
+            XCTAssertEqual(a.headers.filter { !varying.contains($0.0.lowercased()) }.map { "\($0.0): \($0.1)" },
+                           b.headers.filter { !varying.contains($0.0.lowercased()) }.map { "\($0.0): \($0.1)" }, label)
+            XCTAssertEqual(a.body, b.body, label)
+        }
+        let first = try resized(id, "width=200&height=200")
+        let etag = try XCTUnwrap(first.header("ETag"))
+        // A request with a form Content-Type (and no body) is answered on a worker, from the variant's file.
+        let onWorker = [("Content-Type", "application/x-www-form-urlencoded")]
+        for headers in [[], [("Range", "bytes=0-9")], [("Range", "bytes=-7")], [("Range", "bytes=999999-")],
+                        [("If-None-Match", etag)], [("If-Modified-Since", first.header("Last-Modified") ?? "")],
+                        [("Range", "bytes=0-9"), ("If-Range", "\"old\"")], [("Origin", "https://app.example.com")]] {
+            let fromFile = try api.download("/data/file/download/\(id)", query: "width=200&height=200", headers: headers + onWorker)
+            for _ in 0..<2 {
+                same(try api.download("/data/file/download/\(id)", query: "width=200&height=200", headers: headers),
+                     fromFile, "\(headers)")
+            }
+        }
+        same(try resized(id, "width=200&height=200"), first, "again")
+        XCTAssertEqual(try api.download("/data/file/download/\(id)", query: "width=200&height=200",
+                                        headers: [("Range", "bytes=0-9")]).body, Array(first.body.prefix(10)))
+        XCTAssertEqual(try api.download("/data/file/download/\(id)/7", query: "width=200&height=200").header("Cache-Control"),
+                       "public, max-age=604800")
+        // A new version is another variant, with its own tag; a deleted file is gone.
+        let png = try ImageFixtures.bytes("wide.png")
+        XCTAssertEqual(try api.upload(method: "PUT", path: "/data/file/upload/\(id)",
+                                      file: BBFilePart(filename: "w.png", contentType: "image/png", bytes: png)).status, 200)
+        let second = try api.download("/data/file/download/\(id)/2", query: "width=200&height=200")
+        XCTAssertEqual(second.header("ETag"), "\"\(id)-2-fit-200x200\"")
+        XCTAssertEqual(second.header("Content-Type"), "image/png")
+        XCTAssertEqual(try api.download("/data/file/download/\(id)/1", query: "width=200&height=200").header("ETag"),
+                       "\"\(id)-2-fit-200x200\"")
+        XCTAssertEqual(try api.send("DELETE", "/data/file/\(id)").status, 200)
+        assertError(BBResponse(raw: try api.download("/data/file/download/\(id)/2", query: "width=200&height=200")),
+                    404, "ObjectNotFound")
+    }
+
     func test_BB_110_neverUpscaleAndInvalidSides() throws {
         let (id, bytes) = try uploadFixture("photo-800x600.jpg", type: "image/jpeg")
         for query in ["width=2000&height=2000", "width=abc&height=-5", "width=0", "width=800&height=600"] {
