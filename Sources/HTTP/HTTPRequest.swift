@@ -43,12 +43,13 @@ public struct HTTPRequest: Sendable {
     /// server does. Throws `HTTPError.badRequest` for an invalid percent-encoding in either part.
     /// `receivedAt` defaults to now; the server passes the moment it finished reading the head.
     /// `decodingPath` false leaves `path` equal to `rawPath`, undecoded and unchecked, for an API that
-    /// decodes each segment itself and answers bad escapes in its own words.
+    /// decodes each segment itself and answers bad escapes in its own words. `parsingQuery` false checks the
+    /// query string alike but leaves `queryParameters` empty, for an API that reads `query` itself.
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1, headers: HTTPHeaders = [:],
                 body: RequestBody = .empty, remoteAddress: String = "127.0.0.1", isTLS: Bool = false,
                 requestID: String = "", receivedAt: ContinuousClock.Instant = .now,
-                decodingPath: Bool = true) throws(HTTPError) {
-        let parts = try RequestTarget.split(target, decodingPath: decodingPath)
+                decodingPath: Bool = true, parsingQuery: Bool = true) throws(HTTPError) {
+        let parts = try RequestTarget.split(target, decodingPath: decodingPath, parsingQuery: parsingQuery)
         self.method = method
         self.target = target
         self.path = parts.path
@@ -83,7 +84,7 @@ enum RequestTarget {
     }
 
     /// Accepts origin-form ("/a?b") and, for robustness, absolute-form ("http://host/a?b") targets.
-    static func split(_ target: String, decodingPath: Bool = true) throws(HTTPError) -> Parts {
+    static func split(_ target: String, decodingPath: Bool = true, parsingQuery: Bool = true) throws(HTTPError) -> Parts {
         // Most targets are a plain origin-form path: nothing to split or decode.
         if isPlainPath(target) {
             return Parts(rawPath: target, path: target, query: "", parameters: FormParameters())
@@ -112,12 +113,14 @@ enum RequestTarget {
         guard let decoded = decodingPath ? PercentDecoding.decodePath(rawPath) : String(rawPath) else {
             throw .badRequest("invalid percent-encoding in path")
         }
-        let parameters: FormParameters
-        if query.isEmpty {
-            parameters = FormParameters()
-        } else {
+        var parameters = FormParameters()
+        if !query.isEmpty {
             do {
-                parameters = try FormParameters.parse(query, plusIsSpace: true)
+                if parsingQuery {
+                    parameters = try FormParameters.parse(query, plusIsSpace: true)
+                } else {
+                    try FormParameters.validate(query, plusIsSpace: true)
+                }
             } catch {
                 throw .badRequest("invalid query string")
             }

@@ -45,7 +45,7 @@ extension RouteTable {
                 hostParameters = captures
             }
             if firstGroup == nil { firstGroup = group }
-            if group.onlyRootWildcard, let route = RouteTable.pick(group.root.wildcardRoutes, method) {
+            if group.onlyRootWildcardTakes(method), let route = RouteTable.pick(group.root.wildcardRoutes, method) {
                 // What the tree walk would give: the wildcard takes the path from its first segment on.
                 let rest = relative.drop { $0 == "/" }
                 return .matched(RouteMatch(group: group, route: route, pathParameters: [:],

@@ -83,6 +83,8 @@ final class CompiledGroup: Sendable {
     let decodesPath: Bool
     /// Whether the access log shows the query string of this group's requests.
     let logsQuery: Bool
+    /// Whether requests get their `queryParameters` (see `Router.group`).
+    let parsesQuery: Bool
     let root: RouteNode
     /// Routes made only of literal segments, by their path without the leading "/" (segments joined by
     /// "/"): the common case is then one dictionary lookup instead of a tree walk.
@@ -90,6 +92,10 @@ final class CompiledGroup: Sendable {
     /// True when the group's only routes are `*` routes at its root (an API that routes by itself, such as
     /// Parse): every path below the prefix then goes to them without walking the tree.
     let onlyRootWildcard: Bool
+    /// The methods of the group's routes other than its root `*` routes. A method outside it (HEAD: nor GET)
+    /// can only be taken by a root `*` route, whatever the path: Backbeam's GETs (its only other routes are
+    /// the uploads' POST and PUT) then skip the walk as well.
+    let otherRouteMethods: Set<HTTPMethod>
 
     init(spec: Router.GroupSpec) {
         prefix = spec.prefix
@@ -102,10 +108,13 @@ final class CompiledGroup: Sendable {
         hasMiddleware = !spec.middleware.isEmpty
         decodesPath = spec.decodesPath
         logsQuery = spec.logsQuery
+        parsesQuery = spec.parsesQuery
         let root = RouteNode()
         var staticRoutes: [String: [CompiledRoute]] = [:]
+        var otherRouteMethods: Set<HTTPMethod> = []
         for route in spec.routes {
             let segments = route.pattern.split(separator: "/", omittingEmptySubsequences: true)
+            if segments != ["*"] { otherRouteMethods.insert(route.method) }
             let names = segments.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
             let compiled = CompiledRoute(method: route.method, pattern: route.pattern,
                                          maxBodyBytes: route.maxBodyBytes, handler: route.handler,
@@ -123,6 +132,14 @@ final class CompiledGroup: Sendable {
         self.staticRoutes = staticRoutes
         onlyRootWildcard = !root.wildcardRoutes.isEmpty && root.routes.isEmpty && root.literals.isEmpty
             && root.parameter == nil
+        self.otherRouteMethods = otherRouteMethods
+    }
+
+    /// Whether only a root `*` route can take `method` in this group (see `otherRouteMethods`).
+    func onlyRootWildcardTakes(_ method: HTTPMethod) -> Bool {
+        if onlyRootWildcard { return true }
+        if otherRouteMethods.contains(method) { return false }
+        return method != .head || !otherRouteMethods.contains(.get)
     }
 
     /// The part of `rawPath` below this group's prefix, or nil when the prefix does not match.

@@ -17,6 +17,7 @@ public final class Router: Sendable {
         var middleware: [Middleware] = []
         var decodesPath = true
         var logsQuery = true
+        var parsesQuery = true
         var routes: [RouteSpec] = []
     }
 
@@ -55,15 +56,18 @@ public final class Router: Sendable {
     /// (`request.path` is `request.rawPath`): an API whose paths carry escaped bytes the server's decoder
     /// refuses (`%00`, invalid UTF-8) decodes segment by segment and answers in its own format (Couch:
     /// `illegal_docid`). `logsQuery: false` keeps the query string of the group's requests out of the access
-    /// log (for APIs whose clients put credentials in it).
+    /// log (for APIs whose clients put credentials in it). `parsesQuery: false` leaves
+    /// `request.queryParameters` empty for an API that reads `request.query` itself: the query string is still
+    /// checked (an invalid one is refused with 400 as in every group), but no pairs are built.
     public func group(_ prefix: String, host: String? = nil, limits: Limits? = nil, cors: CORSPolicy? = nil,
                       errorRenderer: ErrorRenderer? = nil, middleware: [Middleware] = [],
-                      decodesPath: Bool = true, logsQuery: Bool = true) -> RouteGroup {
+                      decodesPath: Bool = true, logsQuery: Bool = true, parsesQuery: Bool = true) -> RouteGroup {
         let normalized = Router.normalizePrefix(prefix)
         let index = state.withLock { state -> Int in
             state.groups.append(GroupSpec(prefix: normalized, host: host, limits: limits, cors: cors,
                                           errorRenderer: errorRenderer, middleware: middleware,
-                                          decodesPath: decodesPath, logsQuery: logsQuery))
+                                          decodesPath: decodesPath, logsQuery: logsQuery,
+                                          parsesQuery: parsesQuery))
             state.compiled = nil
             return state.groups.count - 1
         }

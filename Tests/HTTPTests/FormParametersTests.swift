@@ -72,3 +72,46 @@ final class FormParametersTests: XCTestCase {
         XCTAssertEqual(Array(form).count, 3)
     }
 }
+
+/// `FormParameters.validate`, the check of a query string a route group does not parse
+/// (`Router.group(...parsesQuery: false)`): it refuses exactly what `parse` refuses.
+final class FormParametersValidateTests: XCTestCase {
+    func testRefusesExactlyWhatParseRefuses() {
+        var texts = ["", "a", "a=1&b=2", "&&a&b=&=v&", "q=hello+world%21", "n%C3%A9=caf%c3%a9", "%", "a=%", "a=%4",
+                     "a=%4g", "a=%g4", "%zz=1", "a=%41%", "a=%C3", "a=%C3%A9", "a=%FF", "%FF=a", "a=%e2%82",
+                     "a=%e2%82%ac", "a=\u{e9}", "a=b=c", "a=%00", "x=%ED%A0%80", "q=where+a%3D%3F&params[]=1",
+                     String(repeating: "a=1&", count: FormParameters.maxParameters),
+                     String(repeating: "a=1&", count: FormParameters.maxParameters) + "b=2",
+                     String(repeating: "&", count: FormParameters.maxParameters + 5)]
+        // Every byte after a `%`, and every byte on its own, in a name and in a value.
+        for byte in UInt8(0x20)...UInt8(0x7E) where byte != UInt8(ascii: "&") {
+            let c = String(UnicodeScalar(byte))
+            texts += ["a=%" + c + "0", "a=%0" + c, c + "=v", "n=" + c]
+        }
+        for text in texts {
+            let parsed = (try? FormParameters.parse(Substring(text))) != nil
+            let validated = (try? FormParameters.validate(Substring(text))) != nil
+            XCTAssertEqual(validated, parsed, text.count > 80 ? "\(text.prefix(40))… (\(text.count) bytes)" : text)
+        }
+        // Raw non-UTF-8 bytes (a server hands a query over as bytes read into a String without repair).
+        var bytes = Array("a=".utf8)
+        bytes.append(0xC3)
+        let (validated, parsed) = bytes.withUnsafeBytes { raw in
+            ((try? FormParameters.validate(raw, plusIsSpace: true)) != nil,
+             (try? FormParameters.parse(raw, plusIsSpace: true)) != nil)
+        }
+        XCTAssertFalse(validated)
+        XCTAssertFalse(parsed)
+    }
+
+    func testAGroupThatDoesNotParseGetsNoPairsAndTheSame400() throws {
+        let request = try HTTPRequest(method: .get, target: "/p?a=1&b=%C3%A9", parsingQuery: false)
+        XCTAssertTrue(request.queryParameters.isEmpty)
+        XCTAssertEqual(request.query, "a=1&b=%C3%A9")
+        XCTAssertEqual(try HTTPRequest(method: .get, target: "/p?a=1&b=%C3%A9").queryParameters.first("b"), "é")
+        for target in ["/p?a=%zz", "/p?a=%C3"] {
+            XCTAssertThrowsError(try HTTPRequest(method: .get, target: target, parsingQuery: false), target)
+            XCTAssertThrowsError(try HTTPRequest(method: .get, target: target), target)
+        }
+    }
+}

@@ -37,6 +37,53 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(match(router, .get, "/api/users/42/photos/1")?.wildcard, "42/photos/1")
     }
 
+    /// A group whose root `*` takes some methods and whose other routes take others (Backbeam: every method at
+    /// `*`, uploads' POST and PUT at literal paths): a method of the `*` alone skips the walk with the answer
+    /// the walk gives, the others still find their routes.
+    func testARootWildcardTakesTheMethodsNoOtherRouteHas() {
+        let router = Router()
+        let group = router.group("/data")
+        group.on([.get, .head, .post, .put], "*", tag("wild"))
+        group.on([.post, .put], "/file/upload", tag("upload"))
+        group.get("/only/:id", tag("only-get"))
+        let table = router.table()
+        let data = table.groups.first { $0.prefix == "/data" }
+        XCTAssertEqual(data?.onlyRootWildcardTakes(.post), false)
+        XCTAssertEqual(data?.onlyRootWildcardTakes(.get), false, "a GET route other than the root *")
+        XCTAssertEqual(data?.onlyRootWildcardTakes(.head), false, "HEAD falls back to GET")
+        XCTAssertEqual(data?.onlyRootWildcardTakes(.put), false)
+        XCTAssertEqual(data?.onlyRootWildcardTakes(.delete), true)
+        for (method, path, expected, wildcard) in [
+            (HTTPMethod.post, "/data/file/upload", "upload", nil), (.post, "/data/file/x", "wild", "file/x"),
+            (.get, "/data/file/upload", "wild", "file/upload"), (.get, "/data/only/7", "only-get", nil),
+            (.head, "/data/only/7", "only-get", nil), (.get, "/data", "wild", ""), (.get, "/data//a%2Fb/", "wild", "a/b/"),
+        ] as [(HTTPMethod, String, String, String?)] {
+            XCTAssertEqual(resolve(router, method, path), expected, "\(method) \(path)")
+            XCTAssertEqual(match(router, method, path)?.wildcard, wildcard, "\(method) \(path)")
+        }
+        let backbeamLike = Router()
+        let root = backbeamLike.group("/data")
+        root.on([.get, .head, .post, .put, .delete], "*", tag("wild"))
+        root.on([.post, .put], "/file/upload/:id", tag("upload"))
+        XCTAssertEqual(backbeamLike.table().groups.first { $0.prefix == "/data" }?.onlyRootWildcardTakes(.get), true)
+        // The same group with one more GET route walks its tree for every GET: the answers must agree.
+        let walking = Router()
+        let walked = walking.group("/data")
+        walked.on([.get, .head, .post, .put, .delete], "*", tag("wild"))
+        walked.on([.post, .put], "/file/upload/:id", tag("upload"))
+        walked.get("/zz/top", tag("zz"))
+        XCTAssertEqual(walking.table().groups.first { $0.prefix == "/data" }?.onlyRootWildcardTakes(.get), false)
+        for path in ["/data/file/upload/1", "/data/place/abc", "/data", "/data/", "/data//x//y", "/data/%41/b", "/data/zz"] {
+            let fast = match(backbeamLike, .get, path)
+            XCTAssertEqual(resolve(backbeamLike, .get, path), "wild", path)
+            XCTAssertEqual(resolve(walking, .get, path), "wild", path)
+            XCTAssertEqual(fast?.wildcard, match(walking, .get, path)?.wildcard, path)
+            XCTAssertEqual(fast?.pathParameters, [:], path)
+        }
+        XCTAssertEqual(resolve(backbeamLike, .put, "/data/file/upload/1"), "upload")
+        XCTAssertEqual(match(backbeamLike, .get, "/data//x//y")?.wildcard, "x//y")
+    }
+
     func testParametersAreDecodedAndNamedPerRoute() {
         let router = Router()
         let group = router.group("/parse")

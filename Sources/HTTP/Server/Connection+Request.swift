@@ -80,7 +80,8 @@ extension Connection {
             request = try HTTPRequest(method: state.head.method, target: state.head.target,
                                       version: state.head.version, headers: state.head.headers, body: .empty,
                                       remoteAddress: remoteAddress, isTLS: tls != nil, requestID: state.requestID,
-                                      decodingPath: state.group?.decodesPath ?? true)
+                                      decodingPath: state.group?.decodesPath ?? true,
+                                      parsingQuery: state.group?.parsesQuery ?? true)
         } catch {
             earlyError(error)
             return false

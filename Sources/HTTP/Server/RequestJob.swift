@@ -51,7 +51,7 @@ struct RequestJob: Sendable {
             request = try HTTPRequest(method: head.method, target: head.target, version: head.version,
                                       headers: head.headers, body: body, remoteAddress: remoteAddress, isTLS: isTLS,
                                       requestID: requestID, receivedAt: receivedAt,
-                                      decodingPath: match.group.decodesPath)
+                                      decodingPath: match.group.decodesPath, parsingQuery: match.group.parsesQuery)
         } catch {
             return .failure(Undecodable(outcome: .response(
                 ErrorRendering.render(error, request: nil, renderer: match.group.errorRenderer),
