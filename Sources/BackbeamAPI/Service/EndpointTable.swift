@@ -8,7 +8,8 @@ public struct EndpointOptions: Sendable {
     /// The endpoint's answer prepared on the HTTP I/O thread (see `BackbeamDispatcher.attempt`): called
     /// before the signature is checked, for a signed call without `auth`, it must only read (a point read
     /// through the store's `...IfAtHand` methods) and return nil for anything it cannot answer at once
-    /// or that is an error; the handler then answers on a worker.
+    /// or that is an error; the handler then answers on a worker. A signed endpoint's attempt answers a
+    /// JSON body; an unsigned one's a whole response (`BackbeamReply(response:)`).
     public var attempt: EndpointAttempt?
 
     /// Options; the defaults are a signed endpoint that needs a valid `auth` when one is sent.
@@ -23,6 +24,9 @@ public struct EndpointOptions: Sendable {
 public typealias EndpointAttempt = @Sendable (BackbeamCall) -> BackbeamReply?
 
 import HTTP
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The handler of one endpoint.
 public typealias EndpointHandler = @Sendable (BackbeamCall) throws -> BackbeamReply
@@ -92,10 +96,20 @@ public final class EndpointTable: @unchecked Sendable {
                 let text = String(decoding: raw, as: UTF8.self)
                 return raw.contains(UInt8(ascii: "%")) ? PercentDecoding.decodePath(Substring(text)) : text
             }
+            // Escaped segments are rare: found once, so that a literal is otherwise one length check and a
+            // memcmp (every request compares the literals of every route of its segment count).
+            let escaped = bytes.contains(UInt8(ascii: "%"))
             func literalMatches(_ literal: [UInt8], _ r: Range<Int>) -> Bool {
                 let raw = UnsafeBufferPointer(rebasing: bytes[r])
-                if raw.contains(UInt8(ascii: "%")) { return segment(r).map { Array($0.utf8) == literal } ?? false }
-                return raw.elementsEqual(literal)
+                if escaped && raw.contains(UInt8(ascii: "%")) {
+                    return segment(r).map { Array($0.utf8) == literal } ?? false
+                }
+                guard literal.count == raw.count else { return false }
+                guard let base = raw.baseAddress, !literal.isEmpty else { return true }
+                return literal.withUnsafeBytes { stored in
+                    guard let start = stored.baseAddress else { return false }
+                    return memcmp(start, base, raw.count) == 0
+                }
             }
             var allowed: [String] = []
             for entry in entries where entry.pattern.count == ranges.count {
