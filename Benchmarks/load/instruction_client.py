@@ -2,7 +2,8 @@
 """One keep-alive client for Benchmarks/instructions.sh: sends N requests of one kind, one at a time.
 
     instruction_client.py --port P --kind KIND --count N [--ids FILE] [--cats FILE]
-KIND: post|get|query|health|couch-get|couch-put|couch-bulk|backbeam-get|backbeam-query. Keys: PARSE_APP_ID,
+KIND: post|get|query|health|couch-get|couch-put|couch-bulk|backbeam-get|backbeam-query|backbeam-thumb
+(`backbeam-thumb`: unsigned downloads of the 200x200 variant of the file whose id is the first line of --ids). Keys: PARSE_APP_ID,
 PARSE_REST_KEY (Parse kinds), COUCH_PASSWORD (Couch kinds, user COUCH_USER or admin) or BACKBEAM_KEY,
 BACKBEAM_SECRET, BACKBEAM_HOST (Backbeam kinds, each request signed with a fresh nonce as
 backbeam_requests.py signs them) from the environment. Prints how many answers were not 2xx. `couch-bulk` is
@@ -25,7 +26,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--kind", required=True, choices=["post", "get", "query", "health", "couch-get", "couch-put",
-                                                     "couch-bulk", "backbeam-get", "backbeam-query"])
+                                                     "couch-bulk", "backbeam-get", "backbeam-query",
+                                                     "backbeam-thumb"])
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--ids")
     ap.add_argument("--cats")
@@ -71,6 +73,8 @@ def main():
             path = "/data/place/" + ids[rng.randrange(len(ids))]
             conn.request("GET", path + "?" + signed_query([], "GET", path, key, secret, int(time.time() * 1000)),
                          headers=headers)
+        elif args.kind == "backbeam-thumb":
+            conn.request("GET", f"/data/file/download/{ids[0]}/1?width=200&height=200", headers=headers)
         elif args.kind == "backbeam-query":
             params = [("q", ["where cat=? join author"]), ("params", [cats[rng.randrange(len(cats))]]),
                       ("limit", ["20"])]
