@@ -50,7 +50,7 @@ extension JSONScanner {
     /// that need no attention inside a string. Typical strings are mostly such bytes, and testing a word
     /// at a time instead of a byte at a time is what keeps string scanning cheap.
     @inline(__always)
-    private mutating func skipPlainASCII() {
+    mutating func skipPlainASCII() {
         guard let base = buf.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         while pos + 8 <= count {
@@ -67,7 +67,7 @@ extension JSONScanner {
     /// Checks one multi-byte UTF-8 sequence at `pos` and moves past it. The ranges are those of the
     /// Unicode standard's table of well-formed sequences: they exclude overlong forms, UTF-16 surrogates
     /// (ED A0..BF) and code points above U+10FFFF.
-    private mutating func skipUTF8Sequence() throws(JSONError) {
+    mutating func skipUTF8Sequence() throws(JSONError) {
         let lead = buf[pos]
         var low: UInt8 = 0x80
         var high: UInt8 = 0xBF
@@ -94,7 +94,7 @@ extension JSONScanner {
     }
 
     /// Decodes the escape at `pos` (the backslash) into `scratch`.
-    private mutating func parseEscape() throws(JSONError) {
+    mutating func parseEscape() throws(JSONError) {
         let escapeStart = pos
         guard pos + 1 < count else { throw .syntax(offset: pos, message: "unterminated escape") }
         let c = buf[pos + 1]
