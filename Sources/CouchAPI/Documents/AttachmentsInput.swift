@@ -10,9 +10,14 @@ enum AttachmentsInput {
     /// `replicated`: a `revpos` sent with data is kept (interactive writes give data the new generation).
     /// `follows`: the attachments a multipart body carried, by name (nil for a JSON body, where `follows` is a 400).
     /// Inline data of the types `compression` takes is stored gzip-encoded, as CouchDB stores it.
-    static func parse(_ members: JSONObject?, blobs: BlobStore, maxAttachmentSize: Int, compression: AttachmentCompression,
+    /// `compression` is only evaluated for a body with attachments: `CouchConfig.attachmentCompression`
+    /// builds its list of types on each use (about 8,000 instructions), which a replicated `_bulk_docs`
+    /// element without attachments would otherwise pay.
+    static func parse(_ members: JSONObject?, blobs: BlobStore, maxAttachmentSize: Int,
+                      compression: @autoclosure () -> AttachmentCompression,
                       replicated: Bool, follows: [String: StoredAttachment]? = nil) throws -> [AttachmentInput] {
         guard let members, !members.isEmpty else { return [] }
+        let compression = compression()
         var inputs: [AttachmentInput] = []
         inputs.reserveCapacity(members.count)
         for (name, value) in members {
