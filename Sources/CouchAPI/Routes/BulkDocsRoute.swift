@@ -93,7 +93,10 @@ enum BulkDocsRoute {
     /// Reads and validates the whole request (§3.7's order of checks).
     private static func parse(_ call: CouchCall) throws -> ([Element], newEdits: Bool, allOrNothing: Bool) {
         try RequestBodies.requireJSON(call.request)
-        guard case .object(let body) = try RequestBodies.json(call.request, limit: call.config.maxRequestSize) else {
+        let bytes = try RequestBodies.read(call.request, limit: call.config.maxRequestSize)
+        // `all_or_nothing` only matters to interactive edits.
+        if let elements = replicatedElements(call, bytes) { return (elements, false, false) }
+        guard case .object(let body) = try CouchJSON.parseRequest(bytes) else {
             throw CouchError.requestBodyNotObject
         }
         guard let docsValue = body["docs"] else { throw CouchError.badRequest("POST body must include `docs` parameter.") }
@@ -125,6 +128,46 @@ enum BulkDocsRoute {
             elements.append(Element(id: id, rev: named, edit: .document(edit)))
         }
         return (elements, newEdits, allOrNothing)
+    }
+
+    /// The elements of a replicated body read without a JSON tree (`ReplicatedBulkReader`), each made into
+    /// the edit `DocumentWrites.edit` makes of it. Nil when that reader does not take the body or an element
+    /// fails a check (its size, its attachments): `parse` then reads the body the general way, which answers
+    /// with the exact error. Inline attachments written before such a failure stay unreferenced, as when the
+    /// general way refuses a later element, and garbage collection removes them.
+    private static func replicatedElements(_ call: CouchCall, _ bytes: [UInt8]) -> [Element]? {
+        // `_users` documents are checked as trees (`UserWrites`).
+        guard call.route.database != UsersDatabase.name, ReplicatedBulkReader.mayApply(bytes),
+              let read = ReplicatedBulkReader.read(bytes, maxElements: call.config.maxBulkDocs,
+                                                   maxDocIDLength: call.config.maxDocIdLength) else { return nil }
+        var elements: [Element] = []
+        elements.reserveCapacity(read.count)
+        for element in read {
+            // §4.9: the limit applies to the body's compact form, which is what the reader kept.
+            guard element.body.count <= call.config.maxDocumentSize else { return nil }
+            do {
+                let path: RevPath
+                if let revisions = element.revisions {
+                    path = revisions
+                } else if let rev = element.rev {
+                    path = try RevPath(single: RevID(parsing: rev))
+                } else {
+                    return nil
+                }
+                let attachments = try AttachmentsInput.parse(element.attachments, blobs: call.context.blobs,
+                                                             maxAttachmentSize: call.config.maxAttachmentSize,
+                                                             compression: call.config.attachmentCompression,
+                                                             replicated: true)
+                // A replicated edit keeps the revision ids it carries: its body is never hashed, so no tree.
+                let edit = try DocumentEdit(id: element.id, mode: .replicated(path), deleted: element.deleted,
+                                            body: JSONObject(), bodyText: element.body, attachments: attachments)
+                let named = element.revisions == nil ? element.rev : edit.revisionText
+                elements.append(Element(id: element.id, rev: named, edit: .document(edit)))
+            } catch {
+                return nil
+            }
+        }
+        return elements
     }
 
     /// A `_local/` element: written as `PUT /{db}/_local/…` would write it (§3.4), whatever `new_edits` says.

@@ -37,7 +37,8 @@ public struct DocumentEdit: Sendable {
     }
     /// Whether the new revision is a tombstone.
     public var deleted: Bool
-    /// The body without special members (hashed into interactive revision ids).
+    /// The body without special members (hashed into interactive revision ids). Replicated edits keep the
+    /// ids they carry and never hash it: the replicated `_bulk_docs` reader leaves it empty.
     public var body: JSONObject
     /// `body` as compact JSON text, as it is stored and sent.
     public var bodyText: [UInt8] {

@@ -139,6 +139,47 @@ final class CouchBulkDocsTests: CouchTestCase {
         XCTAssertEqual(try send("GET", "/db/z").status, 404)
     }
 
+    /// Replicated bodies are read without a JSON tree: what is stored is byte for byte what the general way
+    /// stores, and every fault still gets the general way's error with nothing stored.
+    func test_CD_130_replicatedBodiesReadWithoutATree() throws {
+        let a = Self.hex("a"), b = Self.hex("b")
+        let r = try bulk(#"""
+            { "docs" : [ { "_id" : "e" , "_rev" : "1-\#(a)" , "s" : "caf\u00e9 \/ \"q\"" , "n" : [ 1.50 , -0 , 1E3 ] ,
+                           "_conflicts" : [ ] , "o" : { } },
+                         { "_id" : "f" , "_revisions" : { "start" : 2 , "ids" : [ "\#(b)" , "\#(a)" ] } , "_deleted" : true },
+                         { "_id" : "g" , "_rev" : "1-\#(a)" , "_attachments" : { "t.txt" : { "content_type" : "text/plain" ,
+                           "data" : "aGVsbG8=" , "revpos" : 1 } } } ] ,
+              "new_edits" : false }
+            """#)
+        XCTAssertEqual(r.status, 201)
+        XCTAssertEqual(compact(r), "[]")
+        XCTAssertEqual(try send("GET", "/db/e").text, #"{"_id":"e","_rev":"1-\#(a)","s":"café / \"q\"","n":[1.50,-0,1E3],"o":{}}"# + "\n")
+        XCTAssertEqual(try send("GET", "/db/f?rev=2-\(b)").text, #"{"_id":"f","_rev":"2-\#(b)","_deleted":true}"# + "\n")
+        XCTAssertEqual(try send("GET", "/db/g/t.txt").text, "hello")
+        XCTAssertEqual(try info()["doc_count"]?.int64Value, 2)
+        // A `_local` element takes the general way, the others with it too.
+        XCTAssertEqual(compact(try bulk(#"{"new_edits":false,"docs":[{"_id":"_local/l","v":1},{"_id":"i","_rev":"1-\#(a)"}]}"#)), "[]")
+        XCTAssertEqual(try get("/db/_local/l")["v"]?.int64Value, 1)
+        XCTAssertEqual(try get("/db/i")["_rev"]?.stringValue, "1-\(a)")
+
+        let before = try info()["update_seq"]?.int64Value
+        func refused(_ element: String, _ status: Int, _ error: String, _ reason: String, line: UInt = #line) throws {
+            let body = #"{"new_edits":false,"docs":[{"_id":"ok","_rev":"1-\#(a)"},\#(element)]}"#
+            assertError(try bulk(body), status, error, reason, line: line)
+        }
+        try refused(#"{"_id":"h","_rev":"1-\#(a)","v":1,"\u0076":2}"#, 400, "bad_request", "Duplicate key in JSON object.")
+        try refused(#"{"_id":"h","_rev":"1-\#(a)","v":{"k":1,"k":2}}"#, 400, "bad_request", "Duplicate key in JSON object.")
+        try refused(#"{"_id":"_h","_rev":"1-\#(a)"}"#, 400, "illegal_docid", "Only reserved document ids may start with underscore.")
+        try refused(#"{"_id":"h","_rev":"1-"}"#, 400, "bad_request", "Invalid rev format")
+        try refused(#"{"_id":"h","_revisions":{"start":1,"ids":["zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"]}}"#, 400, "doc_validation",
+                    "RevId isn't a valid hexadecimal")
+        try refused(#"{"_id":"h","_rev":"1-\#(a)","_access":1,"_other":1}"#, 400, "doc_validation", "Bad special document member: _other")
+        try refused(#"{"_id":"h","_rev":"1-\#(a)","v":1e999}"#, 400, "bad_request", "invalid UTF-8 JSON")
+        try refused(#"{"_id":"h","_rev":"1-\#(a)"} ]"#, 400, "bad_request", "invalid UTF-8 JSON")
+        XCTAssertEqual(try info()["update_seq"]?.int64Value, before)
+        XCTAssertEqual(try send("GET", "/db/ok").status, 404)
+    }
+
     func test_CD_131_aMissingStubIsAPerElementFailure() throws {
         let a = Self.hex("a"), b = Self.hex("b")
         let r = try bulk(#"""
