@@ -1,7 +1,8 @@
 import CSQLite
 
 extension Database {
-    /// Binds `args` to the (cached) statement for `sql`, runs `body`, then resets the statement.
+    /// Binds `args` to the (cached) statement for `sql`, runs `body` while they are bound, then resets the
+    /// statement.
     func withStatement<T>(_ sql: String, _ args: [SQLValue], _ body: (Statement) throws -> T) throws -> T {
         let statement = try checkOut(sql)
         statement.inUse = true
@@ -9,8 +10,7 @@ extension Database {
             statement.reset()
             statement.inUse = false
         }
-        try statement.bind(args, connection: handle)
-        return try body(statement)
+        return try statement.withBindings(args, connection: handle) { try body(statement) }
     }
 
     /// The cached statement for `sql`, or a newly prepared one (cached unless the cached one is busy,
