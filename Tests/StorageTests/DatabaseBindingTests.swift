@@ -21,6 +21,25 @@ final class DatabaseBindingTests: XCTestCase {
         XCTAssertEqual(read, values)
     }
 
+    /// Texts and blobs are bound from one buffer per statement: each keeps its own bytes (empty ones
+    /// included), also many in one statement, and a cached statement run again binds the new values.
+    func testTextsAndBlobsOfOneStatementKeepTheirOwnBytes() throws {
+        let db = try openDatabase()
+        try db.execute("CREATE TABLE t (a, b, c, d, e, f)")
+        let rows: [[SQLValue]] = [
+            [.text("first"), .blob([1, 2, 3]), .text(""), .blob([]), .text("ünï"), .integer(7)],
+            [.text(String(repeating: "x", count: 5000)), .blob([9]), .text("z"), .blob(Array(repeating: 0xAB, count: 300)),
+             .text(""), .null],
+        ]
+        for row in rows { try db.run("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?)", row) }
+        XCTAssertEqual(try db.query("SELECT a, b, c, d, e, f FROM t ORDER BY rowid").map(\.values), rows)
+        try db.run("DELETE FROM t")
+        try db.run("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?)", rows[1] + rows[0])
+        XCTAssertEqual(try db.query("SELECT a, b, c, d, e, f FROM t ORDER BY rowid").map(\.values), [rows[1], rows[0]])
+        XCTAssertEqual(try db.queryOne("SELECT count(*) FROM t WHERE a = ? AND b = ?", [.text("first"), .blob([1, 2, 3])])?.values,
+                       [.integer(1)])
+    }
+
     func testConvertiblesBindAsTheirStorageClass() throws {
         let db = try openDatabase()
         let row = try db.queryOne("SELECT typeof(?), typeof(?), typeof(?), typeof(?), typeof(?)",
