@@ -9,7 +9,8 @@ The body is the one the issue found, `{"a":[0,0,0,...]}` of --mib MiB (--shape z
 default value limit), or the largest one the default limits accept, 999,000 numbers of 19 digits
 (--shape numbers), or the most values it accepts in the fewest bytes, 999,997 zeros in 2 MB (--shape
 dense). For Datastore it is a `put_delta` form body whose `changes` parameter holds such JSON,
-for Couch a document. Every client connects, sends its
+for Couch a document, or a `_bulk_docs` body of many documents (--shape docs) or of documents with large
+inline base64 attachments (--shape attachments). Every client connects, sends its
 whole body and reads the answer; all start together. The server's RSS is sampled every 10 ms from
 /proc/PID/status while they run; its VmHWM (the kernel's own peak) is read at the end as well. After the
 burst the script waits --settle seconds and reads RSS again. Statuses are counted: 413/400 (refused
@@ -21,9 +22,11 @@ comes back into memory with its first request, whatever its size. Measured befor
 would leave out pages any server in service holds, and the settled figure would count them as what the
 burst left behind. The anonymous and file-backed parts (/proc/PID/smaps_rollup) are reported for both.
 
-Keys from the environment: PARSE_APP_ID, PARSE_REST_KEY (parse), DS_TOKEN (datastore).
+Keys from the environment: PARSE_APP_ID, PARSE_REST_KEY (parse), DS_TOKEN (datastore), COUCH_USER
+(default admin) and COUCH_PASSWORD (couch).
 """
 import argparse
+import base64
 import json
 import os
 import socket
@@ -79,6 +82,41 @@ def json_body(mib, shape):
     return b'{"a":[' + b"0," * n + b"0]}"
 
 
+def couch_auth():
+    text = f"{os.environ.get('COUCH_USER', 'admin')}:{os.environ.get('COUCH_PASSWORD', '')}"
+    return "Basic " + base64.b64encode(text.encode()).decode()
+
+
+def couch_bulk_body(mib, shape):
+    """A `_bulk_docs` body of about --mib MiB within Couch's default limits, in the two shapes that cost
+    the most memory per byte once decoded: `docs`, 10,000 documents (`couch.maxBulkDocs`) of 97 strings of
+    a size that fills the body (just under a million values, the value limit); `attachments`, documents
+    each with one inline base64 attachment of 12 MiB (16 MiB of base64, the longest string accepted), as
+    PouchDB pushes them, which are decoded and stored."""
+    target = mib << 20
+    docs = []
+    if shape == "docs":
+        count, fields = 10_000, 97
+        per = max(1, (target // count - 40) // fields - 10)
+        filler = "x" * per
+        for i in range(count):
+            doc = {"_id": f"d{i:06d}"}
+            for f in range(fields):
+                doc[f"f{f:02d}"] = filler
+            docs.append(doc)
+    else:
+        chunk = 12 << 20
+        remaining, i = target, 0
+        while remaining > 1024:
+            raw = min(chunk, remaining * 3 // 4 - 256)
+            data = base64.b64encode(os.urandom(raw)).decode()
+            docs.append({"_id": f"a{i:04d}", "_attachments": {"blob.bin": {
+                "content_type": "application/octet-stream", "data": data}}})
+            remaining -= len(data) + 120
+            i += 1
+    return json.dumps({"docs": docs}, separators=(",", ":")).encode()
+
+
 def request_bytes(endpoint, mib, shape, small=False):
     body = b'{"a":[' + b"0," * 499 + b"0]}" if small else json_body(mib, shape)
     if endpoint == "parse":
@@ -95,9 +133,14 @@ def request_bytes(endpoint, mib, shape, small=False):
         head = (f"POST /1/datastores/put_delta HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 f"Authorization: Bearer {os.environ.get('DS_TOKEN', '')}\r\n"
                 f"Content-Type: application/x-www-form-urlencoded\r\n")
+    elif endpoint == "couch" and shape in ("docs", "attachments"):
+        # The warm-up's small body is one document holding the 500 zeros.
+        body = b'{"docs":[' + body + b']}' if small else couch_bulk_body(mib, shape)
+        head = ("POST /couch/burst/_bulk_docs HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: {couch_auth()}\r\nContent-Type: application/json\r\n")
     else:
         head = ("PUT /couch/burst/doc HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                "Content-Type: application/json\r\n")
+                f"Authorization: {couch_auth()}\r\nContent-Type: application/json\r\n")
     head += f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
     return head.encode() + body
 
@@ -129,10 +172,18 @@ def main():
     ap.add_argument("--endpoint", default="parse", choices=["parse", "datastore", "couch"])
     ap.add_argument("--deadline", type=float, default=300)
     ap.add_argument("--settle", type=float, default=5)
-    ap.add_argument("--shape", default="zeros", choices=["zeros", "numbers", "dense"])
+    ap.add_argument("--shape", default="zeros", choices=["zeros", "numbers", "dense", "docs", "attachments"])
     ap.add_argument("--json")
     args = ap.parse_args()
 
+    if args.endpoint == "couch":
+        # The database the bodies write to (credentials: COUCH_USER, COUCH_PASSWORD).
+        s = socket.create_connection(("127.0.0.1", args.port), timeout=30)
+        s.sendall(f"PUT /couch/burst HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: {couch_auth()}\r\n"
+                  "Content-Length: 0\r\nConnection: close\r\n\r\n".encode())
+        while s.recv(65536):
+            pass
+        s.close()
     warm_status = warm_up(args.port, args.endpoint, args.shape, args.deadline)
     time.sleep(1)
     idle = status_kb(args.pid, "VmRSS")

@@ -135,3 +135,10 @@ public typealias Handler = @Sendable (HTTPRequest) throws -> Reply
 /// must not change anything either, since a nil answer sends the same request to the handler. Errors are
 /// the handler's to answer: an attempt that meets one returns nil.
 public typealias IOThreadAttempt = @Sendable (HTTPRequest) -> HTTPResponse?
+
+/// A route's body limit decided from the request head (method, raw path, headers, framing), for a route whose
+/// limit depends on what the body is: Couch takes attachments of a gigabyte but decodes JSON bodies whole, so
+/// it allows far less for those. Called on the I/O thread once the head is routed, before any body byte is
+/// read; the smaller of its answer and the route's `maxBodyBytes` applies (a `Content-Length` above it is
+/// refused with 413 at once). It must be cheap and must not block: no storage, no locks others hold long.
+public typealias BodyLimitRule = @Sendable (RequestHead, _ rawPath: String) -> Int

@@ -12,17 +12,20 @@ final class CompiledRoute: Sendable {
     let runsOnIOThread: Bool
     /// Tried on the I/O thread before the hand-off to a worker (see `IOThreadAttempt`).
     let attempt: IOThreadAttempt?
+    /// Lowers `maxBodyBytes` per request from its head (see `BodyLimitRule`).
+    let bodyLimit: BodyLimitRule?
     /// Names of the `:param` segments, in path order.
     let parameterNames: [String]
 
     init(method: HTTPMethod, pattern: String, maxBodyBytes: Int?, handler: @escaping Handler, runsOnIOThread: Bool,
-         attempt: IOThreadAttempt?, parameterNames: [String]) {
+         attempt: IOThreadAttempt?, bodyLimit: BodyLimitRule? = nil, parameterNames: [String]) {
         self.method = method
         self.pattern = pattern
         self.maxBodyBytes = maxBodyBytes
         self.handler = handler
         self.runsOnIOThread = runsOnIOThread
         self.attempt = attempt
+        self.bodyLimit = bodyLimit
         self.parameterNames = parameterNames
     }
 }
@@ -119,7 +122,7 @@ final class CompiledGroup: Sendable {
             let compiled = CompiledRoute(method: route.method, pattern: route.pattern,
                                          maxBodyBytes: route.maxBodyBytes, handler: route.handler,
                                          runsOnIOThread: route.runsOnIOThread, attempt: route.attempt,
-                                         parameterNames: names)
+                                         bodyLimit: route.bodyLimit, parameterNames: names)
             root.insert(compiled, segments: segments[...])
             if !segments.contains(where: { $0.hasPrefix(":") || $0 == "*" }) {
                 let key = segments.joined(separator: "/")

@@ -28,6 +28,7 @@ public final class Router: Sendable {
         var handler: Handler
         var runsOnIOThread = false
         var attempt: IOThreadAttempt?
+        var bodyLimit: BodyLimitRule?
     }
 
     private struct State {
@@ -148,11 +149,12 @@ public final class RouteGroup: Sendable {
     /// Registers `handler` for each of `methods` on `pattern`, with `attempt` tried first on the I/O thread
     /// for requests without a body in a group without middleware (see `IOThreadAttempt`). When `attempt`
     /// answers nil, `handler` runs on a worker as for any route, with the request the attempt saw.
+    /// `bodyLimit`, when given, lowers `maxBodyBytes` per request from its head (see `BodyLimitRule`).
     public func on(_ methods: [HTTPMethod], _ pattern: String, maxBodyBytes: Int? = nil,
-                   attempt: @escaping IOThreadAttempt, _ handler: @escaping Handler) {
+                   bodyLimit: BodyLimitRule? = nil, attempt: @escaping IOThreadAttempt, _ handler: @escaping Handler) {
         for method in methods {
             router.add(.init(method: method, pattern: pattern, maxBodyBytes: maxBodyBytes, handler: handler,
-                             attempt: attempt),
+                             attempt: attempt, bodyLimit: bodyLimit),
                        toGroup: index)
         }
     }

@@ -17,7 +17,7 @@ enum AllDocsRoute {
             var body: JSONObject?
             if call.method == .post {
                 try RequestBodies.requireJSON(call.request)
-                guard case .object(let object) = try RequestBodies.json(call.request, limit: call.config.maxRequestSize) else {
+                guard case .object(let object) = try RequestBodies.json(call.request, limit: call.config.jsonRequestLimit) else {
                     throw CouchError.requestBodyNotObject
                 }
                 body = object

@@ -93,7 +93,7 @@ enum BulkDocsRoute {
     /// Reads and validates the whole request (§3.7's order of checks).
     private static func parse(_ call: CouchCall) throws -> ([Element], newEdits: Bool, allOrNothing: Bool) {
         try RequestBodies.requireJSON(call.request)
-        let bytes = try RequestBodies.read(call.request, limit: call.config.maxRequestSize)
+        let bytes = try RequestBodies.read(call.request, limit: call.config.jsonRequestLimit)
         // `all_or_nothing` only matters to interactive edits.
         if let elements = replicatedElements(call, bytes) { return (elements, false, false) }
         guard case .object(let body) = try CouchJSON.parseRequest(bytes) else {

@@ -21,7 +21,7 @@ enum BulkGetRoute {
                 throw CouchError.badRequest("\"\(name)\" query parameter is not acceptable")
             }
             try RequestBodies.requireJSON(call.request)
-            guard case .object(let body) = try RequestBodies.json(call.request, limit: call.config.maxRequestSize) else {
+            guard case .object(let body) = try RequestBodies.json(call.request, limit: call.config.jsonRequestLimit) else {
                 throw CouchError.requestBodyNotObject
             }
             guard case .array(let docs)? = body["docs"] else { throw CouchError.badRequest("Missing JSON list of 'docs'.") }

@@ -26,7 +26,7 @@ enum DocumentWriteRoute {
                 return try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, headerRev: headerRev,
                                                newEdits: newEdits, follows: follows)
             }
-            let json = try RequestBodies.json(call.request, limit: call.config.maxRequestSize)
+            let json = try RequestBodies.json(call.request, limit: call.config.jsonRequestLimit)
             return try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, headerRev: headerRev,
                                            newEdits: newEdits)
         }
@@ -40,7 +40,7 @@ enum DocumentWriteRoute {
     static func post(_ call: CouchCall, database: String) throws -> Reply {
         let (json, id) = try databaseFirst(call, database) { () throws -> (JSON, String) in
             try RequestBodies.requireJSON(call.request)
-            let json = try RequestBodies.json(call.request, limit: call.config.maxRequestSize)
+            let json = try RequestBodies.json(call.request, limit: call.config.jsonRequestLimit)
             guard case .object = json else { throw CouchError.documentNotObject }
             let input = try DocumentInput(json, maxDocIDLength: call.config.maxDocIdLength)
             return (json, input.id ?? call.context.ids.next())

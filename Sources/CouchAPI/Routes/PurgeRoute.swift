@@ -6,7 +6,7 @@ enum PurgeRoute {
     static func handle(_ call: CouchCall, database: String) throws -> Reply {
         let requests = try DocumentWriteRoute.databaseFirst(call, database) { () throws -> [PurgeRequest] in
             try RequestBodies.requireJSON(call.request)
-            guard case .object(let body) = try RequestBodies.json(call.request, limit: call.config.maxRequestSize) else {
+            guard case .object(let body) = try RequestBodies.json(call.request, limit: call.config.jsonRequestLimit) else {
                 throw CouchError.requestBodyNotObject
             }
             guard body.count <= call.config.maxPurgeDocuments else {

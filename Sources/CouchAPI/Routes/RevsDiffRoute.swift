@@ -16,7 +16,7 @@ enum RevsDiffRoute {
     static func handle(_ call: CouchCall, database: String, form: Form) throws -> HTTPResponse {
         let requests = try DocumentWriteRoute.databaseFirst(call, database) { () throws -> [(String, [RevID])] in
             try RequestBodies.requireJSON(call.request)
-            guard case .object(let body) = try RequestBodies.json(call.request, limit: call.config.maxRequestSize) else {
+            guard case .object(let body) = try RequestBodies.json(call.request, limit: call.config.jsonRequestLimit) else {
                 throw CouchError.requestBodyNotObject
             }
             return try body.pairs.map { pair throws(CouchError) in (pair.key, try RevID.list(json: pair.value)) }

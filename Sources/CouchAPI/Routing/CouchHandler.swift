@@ -47,7 +47,8 @@ enum CouchHandler {
             let permissions = try Authorization.check(route, method: method, credentials: credentials, context: context)
             // After authorization: nobody unauthorized makes the server inflate anything (§2.3).
             let (request, charge) = try GzipRequestBody.decoded(request, route: route, method: method,
-                                                                limit: context.config.maxRequestSize,
+                                                                limit: CouchBodyLimit.limit(route: route, headers: request.headers,
+                                                                                            config: context.config),
                                                                 budget: context.decodingBudget)
             defer { if charge > 0 { context.decodingBudget?.release(charge) } }
             let call = CouchCall(request: request, method: method, route: route, credentials: credentials,

@@ -19,6 +19,20 @@ public struct CouchConfig: Sendable, Equatable {
     public var maxAttachmentSize = 256 << 20
     /// Largest request body in bytes, after decoding (§4.9).
     public var maxRequestSize = 1 << 30
+    /// Largest JSON request body in bytes, after decoding: every body but an attachment `PUT` and a
+    /// `multipart/related` document write, which stream to blobs under `maxRequestSize` (§4.9).
+    ///
+    /// Why 128 MiB: a JSON body is decoded whole, and decoding one takes about 2.5 bytes of memory per
+    /// byte of body for the shapes that cost most (measured: `_bulk_docs` of many small documents, and of
+    /// documents with large inline base64 attachments; see docs/performance.md, "Memory under large
+    /// bodies"), so a 128 MiB body peaks near 350 MB, and a body of `maxRequestSize` (1 GiB) would take
+    /// over 2.5 GB alone. PouchDB pushes `batch_size` (100) documents per `_bulk_docs`, attachments inline
+    /// as base64; the CouchDB replicator and Couchbase Lite send documents with attachments as multipart
+    /// PUTs, so their `_bulk_docs` batches hold document bodies only. 128 MiB leaves 100 documents more
+    /// than 1 MiB of attachments each.
+    public var maxJsonRequestSize = Self.defaultMaxJsonRequestSize
+    /// The default of `maxJsonRequestSize`.
+    public static let defaultMaxJsonRequestSize = 128 << 20
     /// Longest document id in bytes (§4.3).
     public var maxDocIdLength = DocumentID.defaultMaxLength
     /// Most ids one `/_uuids` request may ask for.
@@ -64,7 +78,7 @@ public struct CouchConfig: Sendable, Equatable {
 
     static let knownKeys: Set<String> = [
         "enabled", "mountPath", "rootListen", "sessionTimeout", "cookieSameSite", "maxDocumentSize",
-        "maxAttachmentSize", "maxRequestSize", "maxDocIdLength", "uuidsMaxCount", "maxBulkDocs", "maxBulkGet", "maxMultipartParts", "maxPurgeDocuments",
+        "maxAttachmentSize", "maxRequestSize", "maxJsonRequestSize", "maxDocIdLength", "uuidsMaxCount", "maxBulkDocs", "maxBulkGet", "maxMultipartParts", "maxPurgeDocuments",
         "attachmentCompressibleTypes", "attachmentCompressionLevel",
         "maxPurgeRevisions", "decodePlusToSpace",
         "corsOrigins", "corsCredentials", "wwwAuthenticate", "changesTimeout", "maxFeedsPerUser",
@@ -98,6 +112,7 @@ public struct CouchConfig: Sendable, Equatable {
         maxDocumentSize = try section.int("maxDocumentSize", 8 << 20, min: 1024, max: Int.max)
         maxAttachmentSize = try section.int("maxAttachmentSize", 256 << 20, min: 0, max: Int.max)
         maxRequestSize = try section.int("maxRequestSize", 1 << 30, min: 1024, max: Int.max)
+        maxJsonRequestSize = try section.int("maxJsonRequestSize", Self.defaultMaxJsonRequestSize, min: 1024, max: Int.max)
         maxDocIdLength = try section.int("maxDocIdLength", DocumentID.defaultMaxLength, min: 16, max: 1 << 20)
         uuidsMaxCount = try section.int("uuidsMaxCount", 1000, min: 1, max: 1_000_000)
         maxBulkDocs = try section.int("maxBulkDocs", 10000, min: 1, max: 1_000_000)
@@ -139,6 +154,7 @@ public struct CouchConfig: Sendable, Equatable {
             && a.rootListen?.port == b.rootListen?.port && a.sessionTimeout == b.sessionTimeout
             && a.cookieSameSite == b.cookieSameSite && a.maxDocumentSize == b.maxDocumentSize
             && a.maxAttachmentSize == b.maxAttachmentSize && a.maxRequestSize == b.maxRequestSize
+            && a.maxJsonRequestSize == b.maxJsonRequestSize
             && a.maxDocIdLength == b.maxDocIdLength && a.uuidsMaxCount == b.uuidsMaxCount
             && a.maxBulkDocs == b.maxBulkDocs && a.maxBulkGet == b.maxBulkGet && a.maxMultipartParts == b.maxMultipartParts
             && a.maxPurgeDocuments == b.maxPurgeDocuments && a.maxPurgeRevisions == b.maxPurgeRevisions
@@ -153,6 +169,9 @@ public struct CouchConfig: Sendable, Equatable {
 }
 
 extension CouchConfig {
+    /// The limit of a JSON body: `maxJsonRequestSize`, never above `maxRequestSize`.
+    var jsonRequestLimit: Int { min(maxJsonRequestSize, maxRequestSize) }
+
     /// Which attachments are stored gzip-encoded.
     var attachmentCompression: AttachmentCompression {
         AttachmentCompression(types: attachmentCompressibleTypes, level: attachmentCompressionLevel)

@@ -47,7 +47,8 @@ public final class CouchService: Sendable {
         // Decision §1.4: the CouchDB replicator posts its cookie login to the host root, whatever the prefix.
         let session = router.group("/_session", limits: limits, errorRenderer: renderer(mount: ""), decodesPath: false)
         let handler = CouchHandler.handler(mount: "", context: context)
-        session.on(Self.methods, "", maxBodyBytes: config.maxRequestSize, handler)
+        // `/_session` takes a small JSON or form body only.
+        session.on(Self.methods, "", maxBodyBytes: config.jsonRequestLimit, handler)
     }
 
     /// Mounts the same API at the root of `router`, the router of the root listener.
@@ -60,7 +61,9 @@ public final class CouchService: Sendable {
         // One `*` route and nothing else: the router then hands every path below the prefix (the prefix itself
         // included) to it without walking its tree, and the handler parses the path itself.
         let handler = CouchHandler.handler(mount: mount, context: context)
+        let config = config
         group.on(Self.methods, "*", maxBodyBytes: config.maxRequestSize,
+                 bodyLimit: { head, rawPath in CouchBodyLimit.limit(head, rawPath: rawPath, mount: mount, config: config) },
                  attempt: CouchHandler.attempt(mount: mount, context: context), handler)
     }
 
@@ -69,7 +72,8 @@ public final class CouchService: Sendable {
     }
 
     /// The group's limits: only the body limit matters here, and it is set per route (`couch.maxRequestSize`,
-    /// which may exceed the server-wide body limit); the rest stays at the server's.
+    /// which may exceed the server-wide body limit, lowered to `couch.maxJsonRequestSize` for JSON bodies by
+    /// `CouchBodyLimit`); the rest stays at the server's.
     private var limits: Limits {
         var limits = Limits()
         limits.maxRequestTarget = Int.max

@@ -3,7 +3,8 @@ import HTTP
 
 /// gzip-encoded request bodies (spec §2.3): Couchbase Lite 1.x gzips the bodies it sends. Every endpoint
 /// but a standalone attachment `PUT` (§3.5.3, which stores the gzip bytes as they are) sees the decoded body,
-/// as if it had been sent plain; the decoded size counts against `couch.maxRequestSize`.
+/// as if it had been sent plain; the decoded size counts against the body limit of the request
+/// (`CouchBodyLimit`: `couch.maxJsonRequestSize` for JSON bodies, `couch.maxRequestSize` for multipart ones).
 ///
 /// Memory: a body decoding to at most `onePassLimit` bytes is decoded once, into memory. A larger one is
 /// first measured without keeping its output (64 KiB of memory, however large the claim: a bomb is refused

@@ -57,7 +57,8 @@ extension Connection {
             return
         }
         if let match = state.match {
-            let limit = match.route.maxBodyBytes ?? match.group.effectiveLimits(configuration.limits).maxBodyBytes
+            var limit = match.route.maxBodyBytes ?? match.group.effectiveLimits(configuration.limits).maxBodyBytes
+            if let rule = match.route.bodyLimit, hasBody { limit = min(limit, rule(head, rawPath)) }
             do throws(HTTPError) {
                 try parser.setBodyLimit(limit)
             } catch {
