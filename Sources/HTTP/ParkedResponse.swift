@@ -12,6 +12,7 @@ public final class ParkedResponse: Sendable {
         var sink: (any ResponseSink)?
         var token: StreamToken?
         var cancelHandlers: [@Sendable () -> Void] = []
+        var finishHandlers: [@Sendable () -> Void] = []
     }
 
     /// How long the request may stay parked.
@@ -37,17 +38,33 @@ public final class ParkedResponse: Sendable {
     /// Completes the request with `response`. The first call wins; later calls (and calls after the client
     /// left) are ignored. Safe from any thread.
     public func complete(_ response: HTTPResponse) {
-        let target = state.withLock { state -> (any ResponseSink, StreamToken)? in
-            if state.finished { return nil }
+        let (target, finished) = state.withLock { state -> ((any ResponseSink, StreamToken)?, [@Sendable () -> Void]) in
+            if state.finished { return (nil, []) }
             state.finished = true
             state.cancelHandlers = []
+            let finished = state.finishHandlers
+            state.finishHandlers = []
             guard let sink = state.sink, let token = state.token else {
                 state.pending = response
-                return nil
+                return (nil, finished)
             }
-            return (sink, token)
+            return ((sink, token), finished)
         }
         if let (sink, token) = target { sink.parkedCompleted(response, token: token) }
+        for handler in finished { handler() }
+    }
+
+    /// Registers `body` to run once when the reply is finished: completed (by its work, its time-out or a
+    /// shutdown) or abandoned by its client. Runs at once if that already happened. The server uses it to
+    /// hold a parked write's share of the decoding budget until the write job, which keeps what the handler
+    /// parsed, has run.
+    func onFinish(_ body: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.finished { return true }
+            state.finishHandlers.append(body)
+            return false
+        }
+        if runNow { body() }
     }
 
     /// Registers `body` to run once if the client disconnects or the server shuts down before the request
@@ -87,9 +104,10 @@ public final class ParkedResponse: Sendable {
     func clientGone() {
         let handlers = state.withLock { state -> [@Sendable () -> Void] in
             state.cancelFired = true
-            let handlers = state.finished ? [] : state.cancelHandlers
+            let handlers = state.finished ? [] : state.cancelHandlers + state.finishHandlers
             state.finished = true
             state.cancelHandlers = []
+            state.finishHandlers = []
             state.pending = nil
             return handlers
         }

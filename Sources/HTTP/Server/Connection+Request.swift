@@ -208,8 +208,17 @@ extension Connection {
         loop.submit { [self, job] in
             var outcome = job.run(context: context)
             // The handler has returned, and with it the body it read and what it parsed: the budget is
-            // free again, and the heap is trimmed once the last large request of a burst is done.
-            let idle = charge > 0 && context.decodingBudget.release(charge)
+            // free again, and the heap is trimmed once the last large request of a burst is done. A parked
+            // write (a queued write job: Couch's `_bulk_docs`, document writes) still holds what was parsed
+            // until its job has run, so its share is returned, and the heap trimmed, when its reply finishes;
+            // otherwise the next bodies would be decoded while it is still in memory, and what the job frees
+            // would stay in the heap. A long poll holds nothing of its body and returns its share now.
+            var held = false
+            if charge > 0, case .parked(let parked) = outcome, parked.awaitsCompletionOnShutdown {
+                held = true
+                parked.onFinish { if context.decodingBudget.release(charge) { HeapTrim.trimAfterBurst() } }
+            }
+            let idle = charge > 0 && !held && context.decodingBudget.release(charge)
             defer { if idle { HeapTrim.trimAfterBurst() } }   // after the reply is on its way
             if direct, !context.shuttingDown.load(ordering: .relaxed),
                case .serialized(let bytes, let status, let bodyBytes, true, _) = outcome,
