@@ -4,7 +4,7 @@
 # Bounded in time: each burst gives up after MEMORY_DEADLINE seconds (default 300).
 #   MEMORY_ENDPOINTS  parse datastore couch (default: all three)
 #   MEMORY_SHAPES     zeros (the body of the issue, refused while parsing) numbers (the largest accepted);
-#                     for couch, `_bulk_docs` at couch.maxJsonRequestSize: docs (10,000 documents of 99
+#                     for couch, `_bulk_docs` at couch.maxJsonRequestSize: docs (10,000 documents of 97
 #                     strings) attachments (inline base64 attachments of 12 MiB). Default: those per endpoint.
 #   MEMORY_CLIENTS    concurrent bodies (default 64)
 #   MEMORY_ENV        extra QUARTET_* settings for the server, e.g. to measure without the limits
@@ -23,10 +23,10 @@ for endpoint in ${MEMORY_ENDPOINTS:-parse datastore couch}; do
     sleep 2
     # The largest body each endpoint takes (Parse's maxUploadSize, Datastore's maxBodyBytes); Parse's
     # numbers body is kept under its 16 MiB object limit, so it is stored, not only parsed.
-    # Couch's is couch.maxJsonRequestSize (128 MiB).
+    # Couch's is couch.maxJsonRequestSize (64 MiB).
     mib=20; [ "$endpoint" = datastore ] && mib=30
     [ "$endpoint/$shape" = parse/numbers ] && mib=15
-    [ "$endpoint" = couch ] && mib=128
+    [ "$endpoint" = couch ] && mib=64
     python3 "$LOAD/memory_burst.py" --port "$MP" --pid "$QPID" --endpoint "$endpoint" --shape "$shape" \
       --clients "${MEMORY_CLIENTS:-64}" --mib "$mib" --deadline "${MEMORY_DEADLINE:-300}" --settle 5 \
       --json "$OUT/memory-$endpoint-$shape.json" >"$OUT/memory-$endpoint-$shape.txt" 2>&1 \

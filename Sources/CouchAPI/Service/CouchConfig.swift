@@ -22,17 +22,17 @@ public struct CouchConfig: Sendable, Equatable {
     /// Largest JSON request body in bytes, after decoding: every body but an attachment `PUT` and a
     /// `multipart/related` document write, which stream to blobs under `maxRequestSize` (§4.9).
     ///
-    /// Why 128 MiB: a JSON body is decoded whole, and decoding one takes about 2.5 bytes of memory per
-    /// byte of body for the shapes that cost most (measured: `_bulk_docs` of many small documents, and of
-    /// documents with large inline base64 attachments; see docs/performance.md, "Memory under large
-    /// bodies"), so a 128 MiB body peaks near 350 MB, and a body of `maxRequestSize` (1 GiB) would take
-    /// over 2.5 GB alone. PouchDB pushes `batch_size` (100) documents per `_bulk_docs`, attachments inline
-    /// as base64; the CouchDB replicator and Couchbase Lite send documents with attachments as multipart
-    /// PUTs, so their `_bulk_docs` batches hold document bodies only. 128 MiB leaves 100 documents more
-    /// than 1 MiB of attachments each.
+    /// Why 64 MiB: a JSON body is decoded whole, and the costliest shape, `_bulk_docs` of 10,000 documents of
+    /// many short strings, peaked at 5.8 bytes of memory per byte of body (740 MB for 126 MiB; documents with
+    /// large inline base64 attachments: 2.2 bytes per byte; see docs/performance.md, "Memory under large
+    /// bodies"). So a body of `maxRequestSize` (1 GiB) would take several GB alone, while 64 MiB stays near
+    /// 400 MB, and the decoding budget lets no second one be decoded beside it. 64 MiB is also what
+    /// CouchDB 2.0 allowed for any request (its `max_document_size`, later `max_http_request_size`),
+    /// so PouchDB (`batch_size` 100 documents per `_bulk_docs`, attachments inline as base64) and the
+    /// replicators, which send documents with attachments as multipart PUTs, fit in it.
     public var maxJsonRequestSize = Self.defaultMaxJsonRequestSize
     /// The default of `maxJsonRequestSize`.
-    public static let defaultMaxJsonRequestSize = 128 << 20
+    public static let defaultMaxJsonRequestSize = 64 << 20
     /// Longest document id in bytes (§4.3).
     public var maxDocIdLength = DocumentID.defaultMaxLength
     /// Most ids one `/_uuids` request may ask for.

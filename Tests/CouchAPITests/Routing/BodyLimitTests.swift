@@ -14,8 +14,8 @@ final class BodyLimitTests: XCTestCase {
 
     func testConfigKey() throws {
         let defaults = CouchConfig()
-        XCTAssertEqual(defaults.maxJsonRequestSize, 128 << 20)
-        XCTAssertEqual(defaults.jsonRequestLimit, 128 << 20)
+        XCTAssertEqual(defaults.maxJsonRequestSize, 64 << 20)
+        XCTAssertEqual(defaults.jsonRequestLimit, 64 << 20)
         XCTAssertEqual(try CouchConfig(["maxJsonRequestSize": .int(5000)]).maxJsonRequestSize, 5000)
         XCTAssertThrowsError(try CouchConfig(["maxJsonRequestSize": .int(1023)])) {
             XCTAssertEqual(($0 as? ConfigError)?.key, "couch.maxJsonRequestSize")
