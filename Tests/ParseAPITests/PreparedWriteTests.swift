@@ -23,7 +23,7 @@ final class PreparedWriteTests: XCTestCase {
         let schema = try store.read { try Schemas.load("P", $0) }
         // Prepared from another body than the job's: the job stores what was prepared, computing nothing.
         let prepared = PreparedCreate(try WriteRequest.create(try body(#"{"a":2}"#), className: "P", config: config,
-                                                               caller: .master), schema: schema)
+                                                               caller: .master), schema: schema, config: config)
         let w = try WriteRequest.create(try body(#"{"a":1}"#), className: "P", config: config, caller: .master)
         let result = try store.write { tx in try ObjectWriter(tx: tx, caller: .master, config: config).create("P", w, prepared: prepared) }
         XCTAssertEqual(try object(result.object.objectId)["a"], 2)
@@ -76,7 +76,7 @@ final class PreparedWriteTests: XCTestCase {
         let schema = try store.read { try Schemas.load("P", $0) }
         let w = try WriteRequest.create(try body(#"{"a":1}"#), className: "P", config: config, caller: .master)
         let prepared = PreparedCreate(try WriteRequest.create(try body(#"{"a":2}"#), className: "P", config: config,
-                                                              caller: .master), schema: schema)
+                                                              caller: .master), schema: schema, config: config)
         try server.json("POST", "/parse/classes/P", body: #"{"b":"x"}"#, status: 201)
         let kept = try store.write { tx in try ObjectWriter(tx: tx, caller: .master, config: config).create("P", w, prepared: prepared) }
         XCTAssertEqual(try object(kept.object.objectId)["a"], 2)
@@ -113,5 +113,28 @@ final class PreparedWriteTests: XCTestCase {
             + #"{"method":"POST","path":"/parse/classes/Q","body":{"n":"not a number"}}]}"#
         try server.json("POST", "/parse/batch", body: failing, status: 400)
         XCTAssertEqual(try server.json("GET", "/parse/classes/Q?count=1&limit=0", status: 200)["count"], 50)
+    }
+
+    func testThePreparedLimitRefusalAndTypesAreStillAppliedInTheJob() throws {
+        try server.json("POST", "/parse/classes/P", body: #"{"a":0}"#, status: 201)
+        var config = self.config
+        let schema = try store.read { try Schemas.load("P", $0) }
+        // The types were computed with the preparation; the job checks them against the schema it finds.
+        let mismatched = try WriteRequest.create(try body(#"{"a":"text"}"#), className: "P",
+                                                 config: config, caller: .master)
+        let prepared = PreparedCreate(mismatched, schema: schema, config: config)
+        XCTAssertEqual(prepared.schemaTypes.map(\.field), ["a"])
+        XCTAssertThrowsError(try store.write { tx in
+            try ObjectWriter(tx: tx, caller: .master, config: config).create("P", mismatched, prepared: prepared)
+        }) { XCTAssertEqual(($0 as? ParseError)?.code, 111) }
+        // A write over `maxFieldsPerWrite` is refused by the job as it is without a preparation.
+        config.maxFieldsPerWrite = 1
+        let wide = try WriteRequest.create(try body(#"{"a":1,"b":2}"#), className: "P", config: config, caller: .master)
+        let refused = PreparedCreate(wide, schema: schema, config: config)
+        XCTAssertEqual(refused.limitError?.code, 107)
+        XCTAssertThrowsError(try store.write { tx in
+            try ObjectWriter(tx: tx, caller: .master, config: config).create("P", wide, prepared: refused)
+        }) { XCTAssertEqual(($0 as? ParseError)?.code, 107) }
+        XCTAssertEqual(try store.read { try $0.count("P") }, 1)
     }
 }

@@ -22,12 +22,18 @@ struct ObjectWriter {
     /// `staleFallsBack` (inside a transactional batch, which cannot be queued again).
     func create(_ className: String, _ w: WriteRequest, acl: JSONObject?? = nil, prepared: PreparedCreate? = nil,
                 staleFallsBack: Bool = false) throws -> Result {
-        try WriteLimits.check(w, config)
+        // What depends on the write alone was computed with the preparation, on the request's worker.
+        if let prepared {
+            if let refusal = prepared.limitError { throw refusal }
+        } else {
+            try WriteLimits.check(w, config)
+        }
         let existing = try Schemas.load(className, tx)
         try Schemas.requireReachable(existing, className: className, caller: caller, config: config)
         _ = try CLP.check("create", className: className, schema: existing, caller: caller)
-        let (schema, changed) = try Schemas.apply(w.impliedTypes.filter { !$0.field.hasPrefix("_") }, to: existing,
-                                                  className: className, caller: caller, config: config, tx: tx)
+        let (schema, changed) = try Schemas.apply(prepared?.schemaTypes ?? w.schemaTypes, typesFiltered: true,
+                                                  to: existing, className: className, caller: caller, config: config,
+                                                  tx: tx)
         var data = JSONObject()
         var echo = JSONObject()
         let serialized: String

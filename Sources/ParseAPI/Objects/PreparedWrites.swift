@@ -64,9 +64,23 @@ struct PreparedCreate: Sendable {
     /// makes the checks that come before it (reachability, CLP, schema types), as an unprepared create does.
     let outcome: Result<PreparedData, ParseError>
 
+    /// What depends on the write alone, whatever the schema: the refusal of `WriteLimits.check` (nil: within
+    /// the limits) and the types the write implies for the schema (`WriteRequest.schemaTypes`). Computed
+    /// here so that the job, which must still check them against the schema of its moment, only looks
+    /// each one up; for 1,000 creates of 499 fields in a transactional batch this was 40% of the job.
+    let limitError: ParseError?
+    let schemaTypes: [(field: String, type: FieldType)]
+
     /// Applies the operations of `w` and the schema's defaults, checks required fields and size.
-    init(_ w: WriteRequest, schema: ClassSchema?) {
+    init(_ w: WriteRequest, schema: ClassSchema?, config: ParseConfig) {
         rules = Self.rules(of: schema)
+        do {
+            try WriteLimits.check(w, config)
+            limitError = nil
+        } catch {
+            limitError = error as? ParseError ?? ParseError.internalError
+        }
+        schemaTypes = w.schemaTypes
         outcome = Result {
             var data = JSONObject()
             var echo = JSONObject()

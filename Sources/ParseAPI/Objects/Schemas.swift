@@ -25,14 +25,16 @@ enum Schemas {
     /// Checks the implied types of a write against the schema and adds new fields, within the limits of
     /// fields per class and schema changes per request (`WriteLimits`).
     /// Returns the (possibly extended) schema and whether it changed.
-    static func apply(_ types: [(field: String, type: FieldType)], to existing: ClassSchema?, className: String,
-                      caller: Caller, config: ParseConfig, tx: any ParseTransaction) throws -> (ClassSchema, Bool) {
+    /// `typesFiltered`: `types` already has no default field (`WriteRequest.schemaTypes`).
+    static func apply(_ types: [(field: String, type: FieldType)], typesFiltered: Bool = false, to existing: ClassSchema?,
+                      className: String, caller: Caller, config: ParseConfig,
+                      tx: any ParseTransaction) throws -> (ClassSchema, Bool) {
         try requireReachable(existing, className: className, caller: caller, config: config)
         var schema = existing ?? ClassSchema(className: className, clp: nil)
         var changed = existing == nil
         var added = 0
         for (field, type) in types {
-            if FieldNames.defaultFields.contains(field) { continue }
+            if !typesFiltered, FieldNames.defaultFields.contains(field) { continue }
             if let def = schema.field(field) {
                 if def.type != type { throw mismatch(className, field, expected: def.type, got: type) }
             } else {

@@ -41,7 +41,7 @@ enum ClassesRoutes {
         let w = try WriteRequest.create(c.body, className: cls, config: c.config, caller: c.caller)
         // A large body (a batch item's size is not known: always) is computed before it is queued.
         if c.isBatchItem || c.http.body.count >= PreparedWrites.threshold {
-            return try c.writePrepared(prepare: { PreparedCreate(w, schema: try c.read { try Schemas.load(cls, $0) }) },
+            return try c.writePrepared(prepare: { PreparedCreate(w, schema: try c.read { try Schemas.load(cls, $0) }, config: config) },
                                        job: { tx, prepared in
                                            try ObjectWriter(tx: tx, caller: caller, config: config)
                                                .create(cls, w, acl: acl, prepared: prepared)
