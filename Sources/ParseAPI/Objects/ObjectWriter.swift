@@ -37,8 +37,10 @@ struct ObjectWriter {
         var data = JSONObject()
         var echo = JSONObject()
         let serialized: String
-        if let prepared, !prepared.isCurrent(for: existing), !staleFallsBack { throw StalePreparation() }
-        if let prepared, prepared.isCurrent(for: existing) {
+        // Compared once: the comparison walks every field of the schema.
+        let current = prepared?.isCurrent(for: existing) ?? false
+        if prepared != nil, !current, !staleFallsBack { throw StalePreparation() }
+        if let prepared, current {
             let computed = try prepared.outcome.get()
             data = computed.data
             echo = computed.echo
