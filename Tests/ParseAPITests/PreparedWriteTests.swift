@@ -117,7 +117,7 @@ final class PreparedWriteTests: XCTestCase {
 
     func testThePreparedLimitRefusalAndTypesAreStillAppliedInTheJob() throws {
         try server.json("POST", "/parse/classes/P", body: #"{"a":0}"#, status: 201)
-        var config = self.config
+        let config = self.config
         let schema = try store.read { try Schemas.load("P", $0) }
         // The types were computed with the preparation; the job checks them against the schema it finds.
         let mismatched = try WriteRequest.create(try body(#"{"a":"text"}"#), className: "P",
@@ -128,12 +128,14 @@ final class PreparedWriteTests: XCTestCase {
             try ObjectWriter(tx: tx, caller: .master, config: config).create("P", mismatched, prepared: prepared)
         }) { XCTAssertEqual(($0 as? ParseError)?.code, 111) }
         // A write over `maxFieldsPerWrite` is refused by the job as it is without a preparation.
-        config.maxFieldsPerWrite = 1
-        let wide = try WriteRequest.create(try body(#"{"a":1,"b":2}"#), className: "P", config: config, caller: .master)
-        let refused = PreparedCreate(wide, schema: schema, config: config)
+        var narrowed = config
+        narrowed.maxFieldsPerWrite = 1
+        let limited = narrowed
+        let wide = try WriteRequest.create(try body(#"{"a":1,"b":2}"#), className: "P", config: limited, caller: .master)
+        let refused = PreparedCreate(wide, schema: schema, config: limited)
         XCTAssertEqual(refused.limitError?.code, 107)
         XCTAssertThrowsError(try store.write { tx in
-            try ObjectWriter(tx: tx, caller: .master, config: config).create("P", wide, prepared: refused)
+            try ObjectWriter(tx: tx, caller: .master, config: limited).create("P", wide, prepared: refused)
         }) { XCTAssertEqual(($0 as? ParseError)?.code, 107) }
         XCTAssertEqual(try store.read { try $0.count("P") }, 1)
     }
