@@ -23,10 +23,10 @@ public struct CouchConfig: Sendable, Equatable {
     /// `multipart/related` document write, which stream to blobs under `maxRequestSize` (§4.9).
     ///
     /// Why 64 MiB: a JSON body is decoded whole, and the costliest shape, `_bulk_docs` of 10,000 documents of
-    /// many short strings, peaked at 5.8 bytes of memory per byte of body (740 MB for 126 MiB; documents with
-    /// large inline base64 attachments: 2.2 bytes per byte; see docs/performance.md, "Memory under large
-    /// bodies"). So a body of `maxRequestSize` (1 GiB) would take several GB alone, while 64 MiB stays near
-    /// 400 MB, and the decoding budget lets no second one be decoded beside it. 64 MiB is also what
+    /// many short strings, peaked at 5.8 bytes of RSS per byte of body (740 MB for 126 MiB, the pages of the
+    /// database it wrote included; documents with large inline base64 attachments: 2.2 bytes per byte; see
+    /// docs/performance.md, "Memory under large bodies"). So a body of `maxRequestSize` (1 GiB) would take several GB alone, while 64 MiB stays under
+    /// 500 MB, and the decoding budget lets no second one be decoded beside it. 64 MiB is also what
     /// CouchDB 2.0 allowed for any request (its `max_document_size`, later `max_http_request_size`),
     /// so PouchDB (`batch_size` 100 documents per `_bulk_docs`, attachments inline as base64) and the
     /// replicators, which send documents with attachments as multipart PUTs, fit in it.
