@@ -15,8 +15,8 @@
 #   datastore  put_delta from 64 clients on 64 datastores
 #   worst      the worst body of each write endpoint at the limits' maximum size, and how long each held
 #              the single writer (goal: 100 ms at most)
-#   couch      GET by id and PUT of 1 KB documents over 20,000 seeded Couch documents; replicated
-#              `_bulk_docs` of 500 documents per request
+#   couch      GET by id, `_bulk_get` of 100 ids and PUT of 1 KB documents over 20,000 seeded Couch
+#              documents; replicated `_bulk_docs` of 500 documents per request
 #   images     first-time thumbnails of a 12 MP JPEG through the Files module vs vipsthumbnail; peak RSS
 #              of 16 at once; the cost of a cache hit
 #   backbeam   signed GET by id and a BQL query with a join over 100,000 objects (pre-signed requests)
@@ -154,7 +154,8 @@ if [ -z "$HB" ] && [ -f Benchmarks/hello-hummingbird/Package.swift ] && { select
   HB_DIR=$(swift build -c release $STATIC --package-path Benchmarks/hello-hummingbird --show-bin-path)
   for name in HelloHummingbird hello-hummingbird; do [ -x "$HB_DIR/$name" ] && HB=$HB_DIR/$name; done
 fi
-# The couch section compares its PUT and `_bulk_docs` rates with the baseline too.
+# The couch section compares its PUT and `_bulk_docs` rates with the baseline too, and `_bulk_get` with its
+# lookup mode.
 if selected parse || selected datastore || selected couch; then
   swift build -c release --package-path Benchmarks/sqlite-baseline >>"$OUT/build.log" 2>&1
   SQLITE_BASELINE=$(swift build -c release --package-path Benchmarks/sqlite-baseline --show-bin-path)/SQLiteBaseline

@@ -1,9 +1,10 @@
 # Section "couch" of Benchmarks/run.sh: the Couch API on one Quartet seeded with 20,000 documents of about
 # 1 KB. GET by id (the plain read: the stored winner copied into the answer) against the Hummingbird /health
-# rate of the same run; PUT of new documents from 64 clients against the bare-SQLite baseline taken right
-# before and right after it; replicated `_bulk_docs` (500 new documents with 3-revision histories per
-# request, 8 clients) against bare-SQLite transactions of 1000 rows. Then 10,000 parked `_changes` long
-# polls on a fresh Quartet.
+# rate of the same run; `_bulk_get` of 100 random documents per request against bare-SQLite primary-key
+# lookups taken right before and right after it; PUT of new documents from 64 clients against the
+# bare-SQLite baseline taken right before and right after it; replicated `_bulk_docs` (500 new documents
+# with 3-revision histories per request, 8 clients) against bare-SQLite transactions of 1000 rows. Then
+# 10,000 parked `_changes` long polls on a fresh Quartet.
 COUCH_DOCS=${COUCH_DOCS:-20000}
 export COUCH_PASSWORD=benchAdminPassword
 export COUCH_AUTH="Basic $(printf 'admin:%s' "$COUCH_PASSWORD" | base64)"
@@ -19,6 +20,37 @@ wrk_run couch-get "http://127.0.0.1:$QP" -s "$LOAD/couch-get.lua"
 cpu_per_request couch-get "$CPU_BEFORE" "$(cpu_ticks "$QPID")"
 C_GET=$(rps "$OUT/wrk-couch-get.txt")
 summary "couch GET /couch/bench/:id: $C_GET req/s (p99 $(p99 "$OUT/wrk-couch-get.txt")), $CPU_TEXT"
+
+# `_bulk_get` of 100 random seeded documents per request (the reads of a replicator or PouchDB pull):
+# documents/s against bare-SQLite primary-key lookups of 20,000 rows of about 1 KB, taken right before and
+# right after. The baseline runs with 2 reader threads (one per core: no thread waits for a core) and with 8
+# (Quartet's reader pool, which answers this load), each for half of DURATION; the faster is the baseline,
+# as the insert baseline takes the faster of its two modes. The answers are checked first (100 `ok` each).
+lookup_baseline() {
+  local dir threads rate best=0 seconds; dir=$(new_tmp)
+  seconds=$(python3 -c "print(max(1, $DURATION / 2))")
+  for threads in 2 8; do
+    "$SQLITE_BASELINE" --lookups --threads "$threads" --seconds "$seconds" --rows "$COUCH_DOCS" --row-bytes 1000 \
+      --db "$dir/lookups-$threads.sqlite" >"$OUT/sqlite-lookups-$1-$threads.txt" 2>&1
+    rate=$(sed -n 's/.* lookups_per_second=\([0-9.]*\) .*/\1/p' "$OUT/sqlite-lookups-$1-$threads.txt")
+    summary "sqlite lookup baseline, $threads readers ($1): ${rate:-failed} lookups/s ($(cat "$OUT/sqlite-lookups-$1-$threads.txt"))"
+    best=$(python3 -c "print(max($best, ${rate:-0}))")
+  done
+  rm -rf "$dir"
+  LOOKUP_BASE=$best
+  summary "sqlite lookup baseline ($1, the faster): $LOOKUP_BASE lookups/s"
+}
+python3 "$LOAD/couch_bulk_get_check.py" --port "$QP" --ids "$COUCH_IDS_FILE" >"$OUT/couch-bulk-get-check.txt" 2>&1 \
+  || summary "  warning: couch _bulk_get answers are wrong: $(tail -3 "$OUT/couch-bulk-get-check.txt" | tr '\n' ' ')"
+summary "couch _bulk_get check: $(cat "$OUT/couch-bulk-get-check.txt")"
+lookup_baseline lookups-before; LOOKUP_BEFORE=$LOOKUP_BASE
+CPU_BEFORE=$(cpu_ticks "$QPID")
+wrk_run couch-bulk-get "http://127.0.0.1:$QP" -s "$LOAD/couch-bulk-get.lua"
+cpu_per_request couch-bulk-get "$CPU_BEFORE" "$(cpu_ticks "$QPID")"
+lookup_baseline lookups-after; LOOKUP_AFTER=$LOOKUP_BASE
+C_BULK_GET_RPS=$(rps "$OUT/wrk-couch-bulk-get.txt")
+C_BULK_GET=$(python3 -c "print(round(${C_BULK_GET_RPS:-0} * 100, 1))")
+summary "couch POST /couch/bench/_bulk_get, 100 random ids: $C_BULK_GET_RPS req/s = $C_BULK_GET docs/s (p99 $(p99 "$OUT/wrk-couch-bulk-get.txt")), $CPU_TEXT"
 
 sqlite_baseline_rps couch-before; BASE_BEFORE=$SQLITE_RPS
 wrk_run couch-put "http://127.0.0.1:$QP" -s "$LOAD/couch-put.lua"
@@ -54,6 +86,8 @@ hummingbird_rps
 baseline_ratio "couch PUT" "$C_PUT" "$BASE_BEFORE" "$BASE_AFTER"
 BULK_MEAN=$(python3 -c "print(round((${BULK_BEFORE:-0} + ${BULK_AFTER:-0}) / 2, 1))")
 summary "ratio couch _bulk_docs docs/sqlite 1000-row transactions: $(ratio "${C_BULK:-0}" "$BULK_MEAN") against the mean baseline $BULK_MEAN rows/s (target >= 0.15)"
+LOOKUP_MEAN=$(python3 -c "print(round((${LOOKUP_BEFORE:-0} + ${LOOKUP_AFTER:-0}) / 2, 1))")
+summary "ratio couch _bulk_get docs/sqlite primary-key lookups: $(ratio "${C_BULK_GET:-0}" "$LOOKUP_MEAN") against the mean baseline $LOOKUP_MEAN lookups/s (target >= 0.30)"
 
 # 10,000 `_changes?feed=longpoll` waiters on a fresh Quartet (100 databases, 100 waiters each): threads and
 # RSS while they are parked, then one PUT per database and the time until each waiter is answered

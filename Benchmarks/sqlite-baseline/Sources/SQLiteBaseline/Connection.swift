@@ -8,7 +8,7 @@ struct SQLiteError: Error, CustomStringConvertible {
 }
 
 /// SQLITE_TRANSIENT: tells SQLite to copy bound text before the call returns.
-private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// One SQLite connection with a prepared insert. Unchecked Sendable: the program uses each instance
 /// from one thread only, or (in --shared mode) only while holding the shared lock.

@@ -14,11 +14,20 @@ struct Options {
     var shared = false
     /// Rows inserted by each transaction (the `_bulk_docs` comparison uses 1000).
     var rowsPerTransaction = 1
+    /// Primary-key point lookups instead of inserts (the `_bulk_get` comparison).
+    var lookups = false
+    /// Rows seeded before a lookup run (the Couch section seeds 20,000 documents).
+    var rows = 20_000
+    /// Size of each seeded row's body (the Couch section's documents are about 1 KB of JSON).
+    var rowBytes = 1_000
 
     static let usage = """
     usage: SQLiteBaseline [--threads N] [--seconds D] [--db PATH] [--synchronous FULL|NORMAL|OFF|EXTRA] [--shared]
                           [--rows-per-transaction R]
+           SQLiteBaseline --lookups [--threads N] [--seconds D] [--db PATH] [--shared] [--rows R] [--row-bytes B]
       Inserts R rows (default 1) per transaction (journal_mode=WAL) from N threads for D seconds and prints rows/s.
+      --lookups  seeds a table of R rows (default 20000) of B bytes (default 1000) with text primary keys,
+                 then N threads look random existing keys up for D seconds and print lookups/s
       --shared   all threads use one connection behind a lock (default: a connection per thread,
                  contending through busy_timeout)
     """
@@ -31,6 +40,14 @@ struct Options {
             switch flag {
             case "--shared":
                 options.shared = true
+            case "--lookups":
+                options.lookups = true
+            case "--rows", "--row-bytes":
+                guard let value = rest.popFirst() else { return .failure(OptionsError("\(flag) needs a value")) }
+                guard let n = Int(value), (1...10_000_000).contains(n) else {
+                    return .failure(OptionsError("\(flag) must be 1...10000000"))
+                }
+                if flag == "--rows" { options.rows = n } else { options.rowBytes = n }
             case "--threads", "--seconds", "--db", "--synchronous", "--rows-per-transaction":
                 guard let value = rest.popFirst() else { return .failure(OptionsError("\(flag) needs a value")) }
                 switch flag {

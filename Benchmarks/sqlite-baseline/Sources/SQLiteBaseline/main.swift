@@ -1,5 +1,6 @@
 // Durable single-row (or, with --rows-per-transaction, batched) inserts into a bare SQLite table: the ceiling a server pays per write when every
 // request commits (and fsyncs) on its own. Quartet's group commit is measured against this number.
+// With --lookups it measures primary-key point reads instead (Lookups.swift).
 import Foundation
 
 let options: Options
@@ -13,6 +14,7 @@ case .failure(let problem):
 }
 
 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: options.path + suffix) }
+if options.lookups { runLookups(options) }
 
 /// What one writer thread did.
 struct WriterResult: Sendable {
