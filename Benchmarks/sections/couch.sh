@@ -26,11 +26,13 @@ summary "couch GET /couch/bench/:id: $C_GET req/s (p99 $(p99 "$OUT/wrk-couch-get
 # right after. The baseline runs with 2 reader threads (one per core: no thread waits for a core) and with 8
 # (Quartet's reader pool, which answers this load), each for half of DURATION; the faster is the baseline,
 # as the insert baseline takes the faster of its two modes. The answers are checked first (100 `ok` each).
+# The baseline's rows are as large as the seeded documents' mean body (from couch_seed.py's line).
 lookup_baseline() {
-  local dir threads rate best=0 seconds; dir=$(new_tmp)
+  local dir threads rate best=0 seconds bytes; dir=$(new_tmp)
   seconds=$(python3 -c "print(max(1, $DURATION / 2))")
+  bytes=$(sed -n 's/.*mean body \([0-9]*\) bytes.*/\1/p' "$OUT/couch-seed.txt")
   for threads in 2 8; do
-    "$SQLITE_BASELINE" --lookups --threads "$threads" --seconds "$seconds" --rows "$COUCH_DOCS" --row-bytes 1000 \
+    "$SQLITE_BASELINE" --lookups --threads "$threads" --seconds "$seconds" --rows "$COUCH_DOCS" --row-bytes "${bytes:-1000}" \
       --db "$dir/lookups-$threads.sqlite" >"$OUT/sqlite-lookups-$1-$threads.txt" 2>&1
     rate=$(sed -n 's/.* lookups_per_second=\([0-9.]*\) .*/\1/p' "$OUT/sqlite-lookups-$1-$threads.txt")
     summary "sqlite lookup baseline, $threads readers ($1): ${rate:-failed} lookups/s ($(cat "$OUT/sqlite-lookups-$1-$threads.txt"))"

@@ -36,7 +36,7 @@ struct FastRandom {
 /// summary line; exits with status 1 on any SQLite failure or missing row.
 func runLookups(_ options: Options) -> Never {
     do {
-        let body = #"{"type":"recipe","steps":""# + String(repeating: "x", count: max(0, options.rowBytes - 24)) + #""}"#
+        let body = #"{"type":"recipe","steps":""# + String(repeating: "x", count: max(0, options.rowBytes - 28)) + #""}"#
         try LookupConnection(path: options.path).seed(count: options.rows, body: body)
         let keys = (0..<options.rows).map(LookupConnection.key)
         let sharedConnection = options.shared ? try LookupConnection(path: options.path) : nil
