@@ -39,6 +39,21 @@ final class RegexProgramTests: XCTestCase {
         XCTAssertNoThrow(try RegexProgram.compile("a{1000}", options: ""))
     }
 
+    /// A lookahead is one instruction of its parent but brings its own program, copied by each repetition of
+    /// its group: the cap counts those programs too, so these are refused at compile time instead of building
+    /// a million (and, nested once more, a billion) instructions.
+    func testLookaheadProgramsCountAgainstTheCap() throws {
+        for bomb in ["((?=a{1000})b){1000}", "((?=((?=a{1000})b){1000})b){1000}", "(?=((?=a{1000})b){10})"] {
+            XCTAssertThrowsError(try RegexProgram.compile(bomb, options: "", allowLookaround: true), bomb) {
+                XCTAssertEqual($0 as? RegexError, .unsupported)
+            }
+        }
+        // Below the cap, lookahead inside a repeated group still compiles and matches.
+        let program = try RegexProgram.compile("^((?=[a-z]{3})[a-z]){5}", options: "", allowLookaround: true)
+        XCTAssertTrue(program.matches("abcdefg"))
+        XCTAssertFalse(program.matches("abcdef"))
+    }
+
     func testLiteralForms() throws {
         XCTAssertEqual(try RegexProgram.compile("^\\Qab\\E", options: "").literal,
                        RegexLiteral(text: "ab", anchoredStart: true, anchoredEnd: false, caseInsensitive: false))

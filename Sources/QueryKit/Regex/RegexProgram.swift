@@ -36,6 +36,11 @@ public struct RegexProgram: Sendable {
     }
 
     var insts: [Inst] = []
+    /// Instructions of this program and of every lookahead sub-program in it, nested ones included: what
+    /// `maxInstructions` caps. A lookahead is one instruction of its parent but carries its own program, and
+    /// a repeated group copies it, so counting only `insts` let `((?=a{1000})b){1000}` build a million
+    /// instructions (and one nesting level more, a billion).
+    var weight = 0
     var caseInsensitive = false
     var multiline = false
     var dotAll = false
@@ -43,7 +48,7 @@ public struct RegexProgram: Sendable {
     public internal(set) var literal: RegexLiteral?
 
     /// Counted repetition is expanded, so a short pattern can make a long program; matching costs
-    /// program size × text length, so the program is capped.
+    /// program size × text length, so the program is capped (lookahead sub-programs included, see `weight`).
     public static let maxInstructions = 10_000
 
     /// Compiles `pattern` with option letters (`i` case-insensitive, `m` multiline anchors, `s` dot matches
@@ -97,7 +102,8 @@ public struct RegexProgram: Sendable {
     }
 
     private mutating func push(_ i: Inst) throws(RegexError) -> Int {
-        guard insts.count < Self.maxInstructions else { throw RegexError.unsupported }
+        guard weight < Self.maxInstructions else { throw RegexError.unsupported }
+        weight += 1
         insts.append(i)
         return insts.count - 1
     }
@@ -145,8 +151,11 @@ public struct RegexProgram: Sendable {
             sub.caseInsensitive = caseInsensitive
             sub.multiline = multiline
             sub.dotAll = dotAll
+            // The sub-program starts from what the parent already holds, so it stops at the same cap.
+            sub.weight = weight
             try sub.emit(inner, allowLookaround: allowLookaround)
             sub.insts.append(.match)
+            weight = sub.weight
             _ = try push(.lookahead(sub, negated: negated))
         }
     }
