@@ -104,7 +104,7 @@ final class JSONCompactorTests: XCTestCase {
 
     /// Generated texts with random whitespace and escapes, then corrupted ones: same verdicts, same output.
     func testGeneratedAndCorruptedTextsAgreeWithTheParser() {
-        var g = SplitMix(state: 99)
+        var g = SplitMix64(state: 99)
         for round in 0..<3000 {
             var text: [UInt8] = []
             writeRandomValue(&g, depth: 0, into: &text)
@@ -124,28 +124,16 @@ final class JSONCompactorTests: XCTestCase {
         }
     }
 
-    private struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     private static let whitespace: [String] = ["", "", "", " ", "\n", "\t ", "\r\n"]
     private static let texts: [String] = ["", "a", "k", "é", "😀", "\u{1}", "\n\"\\", "/", "\u{2028}", "x y"]
     private static let numbers: [String] = ["0", "-1", "12.5", "1e3", "-0.0E-2", "123456789012345678901234567890"]
 
-    private func space(_ g: inout SplitMix, _ out: inout [UInt8]) {
+    private func space(_ g: inout SplitMix64, _ out: inout [UInt8]) {
         out += Array(Self.whitespace[g.below(Self.whitespace.count)].utf8)
     }
 
     /// A string literal whose characters are written raw or escaped at random.
-    private func writeString(_ g: inout SplitMix, _ text: String, into out: inout [UInt8]) {
+    private func writeString(_ g: inout SplitMix64, _ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
             let mustEscape = scalar.value < 0x20 || scalar == "\"" || scalar == "\\"
@@ -165,7 +153,7 @@ final class JSONCompactorTests: XCTestCase {
         out.append(UInt8(ascii: "\""))
     }
 
-    private func writeRandomValue(_ g: inout SplitMix, depth: Int, into out: inout [UInt8]) {
+    private func writeRandomValue(_ g: inout SplitMix64, depth: Int, into out: inout [UInt8]) {
         space(&g, &out)
         switch g.below(depth > 3 ? 5 : 7) {
         case 0: out += Array("null".utf8)

@@ -3,22 +3,9 @@ import XCTest
 
 /// Generated documents round-trip exactly, and corrupted ones are refused with an error, never a crash.
 final class JSONRandomTests: XCTestCase {
-    /// Small deterministic generator (SplitMix64), so failures reproduce.
-    private struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     private static let samples: [String] = ["", "a", "key", "é", "😀", "\u{0}", "\n\t\"\\", "/", "\u{2028}", "x y z"]
 
-    private func randomValue(_ g: inout Generator, depth: Int) -> JSON {
+    private func randomValue(_ g: inout SplitMix64, depth: Int) -> JSON {
         switch g.below(depth > 4 ? 5 : 7) {
         case 0: return .null
         case 1: return .bool(g.below(2) == 0)
@@ -36,7 +23,7 @@ final class JSONRandomTests: XCTestCase {
     }
 
     func testGeneratedDocumentsRoundTrip() throws {
-        var g = Generator(state: 42)
+        var g = SplitMix64(state: 42)
         for _ in 0..<500 {
             let value = randomValue(&g, depth: 0)
             let bytes = value.serializedBytes()
@@ -48,7 +35,7 @@ final class JSONRandomTests: XCTestCase {
     }
 
     func testCorruptedDocumentsNeverCrash() {
-        var g = Generator(state: 7)
+        var g = SplitMix64(state: 7)
         var refused = 0
         for _ in 0..<2000 {
             var bytes = randomValue(&g, depth: 0).serializedBytes()
