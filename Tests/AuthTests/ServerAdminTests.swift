@@ -141,6 +141,50 @@ final class ServerAdminTests: XCTestCase {
         XCTAssertEqual(wrong.value, 5, "every guess past the fifth was refused unchecked")
     }
 
+    /// A client's connections all sending the right password when the remembered success has expired (every
+    /// minute under load) must all get in: the check is made once and the others take its verdict, instead
+    /// of each reserving an attempt and the eleventh being refused as if it were guessing.
+    func testTheSameRightPasswordSentAtOnceOnManyConnectionsIsCheckedOnceAndAdmitsThemAll() throws {
+        let store = GatedAdminAccountStore()
+        let clock = ManualClock()
+        let admin = ServerAdmin(name: "admin", store: store, hashCost: 4, clock: { clock.now })
+        XCTAssertNil(try admin.ensureAccount(configuredPassword: "right"))
+        let reads = store.readCount
+        store.close()
+        let verdicts = Verdicts()
+        let group = DispatchGroup()
+        for _ in 0..<40 {
+            DispatchQueue.global().async(group: group) {
+                verdicts.append(admin.verify(name: "admin", password: "right", clientAddress: "127.0.0.1"))
+            }
+        }
+        // One check now holds the stored hash's read; give the other calls time to arrive while it does.
+        XCTAssertTrue(store.waitForHeldReads(1, seconds: 10))
+        Thread.sleep(forTimeInterval: 0.2)
+        store.open()
+        XCTAssertEqual(group.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(verdicts.all.count, 40)
+        XCTAssertEqual(verdicts.all.filter { $0 == .ok }.count, 40, "refused: \(verdicts.all.filter { $0 != .ok })")
+        XCTAssertEqual(store.readCount, reads + 1, "one bcrypt check for all of them")
+        // The same wrong password sent at once is one failed attempt, and every caller hears it was wrong.
+        store.close()
+        for _ in 0..<20 {
+            DispatchQueue.global().async(group: group) {
+                verdicts.append(admin.verify(name: "admin", password: "guess", clientAddress: "127.0.0.1"))
+            }
+        }
+        XCTAssertTrue(store.waitForHeldReads(1, seconds: 10))
+        Thread.sleep(forTimeInterval: 0.2)
+        store.open()
+        XCTAssertEqual(group.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(verdicts.all.dropFirst(40).filter { $0 == .wrong }.count, 20)
+        for i in 0..<9 {
+            XCTAssertEqual(admin.verify(name: "admin", password: "guess-\(i)", clientAddress: "127.0.0.1"), .wrong)
+        }
+        XCTAssertEqual(admin.verify(name: "admin", password: "guess-9", clientAddress: "127.0.0.1"),
+                       .rateLimited(retryAfterSeconds: 60), "the shared wrong check counted once, the limit still holds")
+    }
+
     func testSessionSaltChangesWithThePassword() throws {
         let store = MemoryAdminAccountStore()
         let admin = ServerAdmin(name: "admin", store: store, hashCost: 4)
@@ -160,4 +204,52 @@ final class Counter: @unchecked Sendable {
     private var count = 0
     var value: Int { lock.lock(); defer { lock.unlock() }; return count }
     func increment() { lock.lock(); count += 1; lock.unlock() }
+}
+
+/// Verdicts gathered from many threads.
+final class Verdicts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [AdminVerdict] = []
+    var all: [AdminVerdict] { lock.lock(); defer { lock.unlock() }; return values }
+    func append(_ verdict: AdminVerdict) { lock.lock(); values.append(verdict); lock.unlock() }
+}
+
+/// Admin accounts in memory whose hash reads wait while the gate is closed, so that a test can hold a
+/// password check under way while other calls arrive.
+final class GatedAdminAccountStore: AdminAccountStore, @unchecked Sendable {
+    private let inner = MemoryAdminAccountStore()
+    private let condition = NSCondition()
+    private var closed = false
+    private var held = 0
+
+    var readCount: Int { inner.readCount }
+
+    func close() { condition.lock(); closed = true; condition.unlock() }
+
+    func open() { condition.lock(); closed = false; condition.broadcast(); condition.unlock() }
+
+    /// Waits until at least `count` reads are held at the gate; false after `seconds`.
+    func waitForHeldReads(_ count: Int, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while held < count {
+            if !condition.wait(until: deadline) { return held >= count }
+        }
+        return true
+    }
+
+    func passwordHash(name: String) throws -> String? {
+        condition.lock()
+        held += 1
+        condition.broadcast()
+        while closed { condition.wait() }
+        held -= 1
+        condition.unlock()
+        return try inner.passwordHash(name: name)
+    }
+
+    func setPasswordHash(name: String, hash: String, createdAt: Int64) throws {
+        try inner.setPasswordHash(name: name, hash: hash, createdAt: createdAt)
+    }
 }
