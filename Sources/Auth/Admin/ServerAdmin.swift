@@ -17,6 +17,7 @@ public final class ServerAdmin: Sendable {
     private let store: any AdminAccountStore
     private let limiter: FailedLoginLimiter
     private let verified = VerifiedCredentialCache(lifetime: ServerAdmin.verifiedLifetimeSeconds)
+    private let checks = SharedPasswordChecks()
     private let hashCost: Int
     private let clock: @Sendable () -> Double
 
@@ -65,12 +66,20 @@ public final class ServerAdmin: Sendable {
         if let wait = limiter.refusal(for: clientAddress, now: now) { return .rateLimited(retryAfterSeconds: wait) }
         let digest = VerifiedCredentialCache.digest(name: name, password: password)
         if verified.contains(digest, now: now) { return .ok }
-        if case .refused(let wait) = limiter.begin(clientAddress, now: now) { return .rateLimited(retryAfterSeconds: wait) }
-        let check = checkStored(name: name, password: password)
-        limiter.finish(clientAddress, failed: check == .wrong, now: clock())
-        guard check == .correct else { return .wrong }
-        verified.insert(digest, now: clock())
-        return .ok
+        // A client's connections sending the same credentials at once (its whole pool, each time the memory
+        // above expires) make one check and one attempt; see `SharedPasswordChecks`.
+        return checks.verdict(for: .init(clientAddress: clientAddress, digest: digest)) {
+            // A check of these credentials may have ended since the look above.
+            if verified.contains(digest, now: clock()) { return .ok }
+            if case .refused(let wait) = limiter.begin(clientAddress, now: clock()) {
+                return .rateLimited(retryAfterSeconds: wait)
+            }
+            let check = checkStored(name: name, password: password)
+            limiter.finish(clientAddress, failed: check == .wrong, now: clock())
+            guard check == .correct else { return .wrong }
+            verified.insert(digest, now: clock())
+            return .ok
+        }
     }
 
     /// Seconds until `clientAddress` may try a password again, when it used up its failed logins; nil when it
