@@ -1,5 +1,6 @@
 import XCTest
 import Core
+import HTTP
 @testable import CouchAPI
 
 /// The error body (§2.6), the response JSON form (§2.4) and the request JSON rules (§2.3).
@@ -64,5 +65,24 @@ final class CouchWireTests: XCTestCase {
         guard case .object(let object) = try CouchJSON.parse(#"{"b":"\u0000","a":2,"c":3}"#) else { return XCTFail() }
         XCTAssertEqual(object.keys, ["b", "a", "c"])
         XCTAssertEqual(object["b"]?.stringValue?.utf8.first, 0)
+    }
+
+    /// The media type of `Content-Type` is cut on bytes for ASCII values; it must be what splitting and
+    /// lowercasing `Character`s gives, which non-ASCII values still take.
+    func testMediaTypeOfContentTypeValues() {
+        func characterWay(_ value: String) -> String {
+            let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return String(type).trimmingSpaces().lowercased()
+        }
+        let values = ["application/json", "Application/JSON; charset=utf-8", "  multipart/related ;boundary=x",
+                      "\tMULTIPART/Mixed\t", "", " ", ";", " ; a", "text/plain;", "a;b;c", "x y ;z", "[@Z`{]",
+                      "appl\u{0301}ication/json", "application/json;\u{0301}", "ÄPPLICATION/json", "é ;x"]
+        for value in values {
+            XCTAssertEqual(RequestBodies.mediaType(of: value), characterWay(value), value)
+        }
+        XCTAssertEqual(RequestBodies.mediaType(of: "Application/JSON; charset=utf-8"), "application/json")
+        XCTAssertEqual(RequestBodies.mediaType(of: "\tMULTIPART/Mixed\t"), "multipart/mixed")
+        XCTAssertTrue(CouchBodyLimit.isMultipart(HTTPHeaders([("Content-Type", " Multipart/Related; boundary=b")])))
+        XCTAssertFalse(CouchBodyLimit.isMultipart(HTTPHeaders([("Content-Type", "application/json")])))
     }
 }

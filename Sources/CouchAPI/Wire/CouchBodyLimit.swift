@@ -30,7 +30,6 @@ enum CouchBodyLimit {
     /// `Content-Type: multipart/…` (a document `PUT` with `follows` attachments; any other resource refuses it).
     static func isMultipart(_ headers: HTTPHeaders) -> Bool {
         guard let value = headers["Content-Type"] else { return false }
-        let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return String(type).trimmingSpaces().lowercased().hasPrefix("multipart/")
+        return RequestBodies.mediaType(of: value).hasPrefix("multipart/")
     }
 }

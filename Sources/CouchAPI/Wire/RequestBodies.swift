@@ -5,9 +5,31 @@ import HTTP
 enum RequestBodies {
     /// The media type of `Content-Type` (before any `;`), trimmed and lowercased; nil without the header.
     static func mediaType(_ request: HTTPRequest) -> String? {
-        guard let value = request.headers["Content-Type"] else { return nil }
-        let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return String(type).trimmingSpaces().lowercased()
+        request.headers["Content-Type"].map(mediaType(of:))
+    }
+
+    /// The media type of a `Content-Type` value: the text before any `;`, without leading and trailing spaces
+    /// and tabs, lowercased. Every Couch request with a body asks this at least twice (its body limit, the
+    /// multipart check of a document `PUT`), so an ASCII value, which is every real one, is cut on its bytes;
+    /// splitting and lowercasing `Character`s cost about 8,000 instructions a time. For ASCII text the two
+    /// ways agree byte for byte (each byte is one `Character`, and only A–Z change case); any other value
+    /// takes the `Character` way.
+    static func mediaType(of value: String) -> String {
+        let bytes = value.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return String(type).trimmingSpaces().lowercased()
+        }
+        var type: [UInt8] = []
+        type.reserveCapacity(bytes.count)
+        for byte in bytes {
+            if byte == UInt8(ascii: ";") { break }
+            type.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+        }
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let start = type.firstIndex(where: { !isSpace($0) }) ?? type.count
+        let end = type.lastIndex(where: { !isSpace($0) }).map { $0 + 1 } ?? start
+        return String(decoding: type[start..<max(start, end)], as: UTF8.self)
     }
 
     /// 415 "Content-Type must be application/json" unless the body is declared JSON. `allowsMissing`: an
