@@ -132,11 +132,19 @@ public struct JSONWriter {
         var s = s
         s.withUTF8 { bytes in
             var runStart = 0
-            for i in bytes.indices {
+            var i = 0
+            while i < bytes.count {
+                // Eight bytes at a time while none needs escaping: most strings are long plain runs.
+                if i &+ 8 <= bytes.count, let base = bytes.baseAddress,
+                   !Self.needsEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                    i &+= 8
+                    continue
+                }
                 let c = bytes[i]
+                i &+= 1
                 guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                runStart = i + 1
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<(i - 1)]))
+                runStart = i
                 buffer.append(UInt8(ascii: "\\"))
                 switch c {
                 case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\""))
@@ -155,6 +163,20 @@ public struct JSONWriter {
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
         buffer.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes of `word` is below 0x20, `"` or `\`. Each test is exact about whether
+    /// some byte matches (a borrow can only mark bytes above a real match), which is all the caller asks.
+    @inline(__always)
+    static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let below = (word &- ones &* 0x20) & ~word
+        let isQuote = (quote &- ones) & ~quote
+        let isBackslash = (backslash &- ones) & ~backslash
+        return (below | isQuote | isBackslash) & highs != 0
     }
 
     /// One value serialized compactly.
