@@ -15,21 +15,25 @@ enum RequestBodies {
     /// ways agree byte for byte (each byte is one `Character`, and only A–Z change case); any other value
     /// takes the `Character` way.
     static func mediaType(of value: String) -> String {
-        let bytes = value.utf8
-        guard bytes.allSatisfy({ $0 < 0x80 }) else {
-            let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return String(type).trimmingSpaces().lowercased()
+        var text = value
+        let cut = text.withUTF8 { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            var start = 0
+            while start < end, isSpace(bytes[start]) { start += 1 }
+            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+            return String(unsafeUninitializedCapacity: end - start) { out in
+                for index in 0..<(end - start) {
+                    let byte = bytes[start + index]
+                    out[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                }
+                return end - start
+            }
         }
-        var type: [UInt8] = []
-        type.reserveCapacity(bytes.count)
-        for byte in bytes {
-            if byte == UInt8(ascii: ";") { break }
-            type.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
-        }
-        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        let start = type.firstIndex(where: { !isSpace($0) }) ?? type.count
-        let end = type.lastIndex(where: { !isSpace($0) }).map { $0 + 1 } ?? start
-        return String(decoding: type[start..<max(start, end)], as: UTF8.self)
+        if let cut { return cut }
+        let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return String(type).trimmingSpaces().lowercased()
     }
 
     /// 415 "Content-Type must be application/json" unless the body is declared JSON. `allowsMissing`: an
