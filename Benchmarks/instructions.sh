@@ -4,8 +4,9 @@
 #
 #   [KEEP=DIR] [QUARTET_BIN=PATH] [SYSCALLS=1] Benchmarks/instructions.sh KIND [COUNT]
 #                                                   KIND: post | get | query | health | couch-get | couch-put |
-#                                                   couch-bulk | backbeam-get | backbeam-query | backbeam-thumb;
-#                                                   COUNT default 1000 (couch-bulk: 20)
+#                                                   couch-bulk | couch-bulk-get | backbeam-get | backbeam-query |
+#                                                   backbeam-thumb; COUNT default 1000 (couch-bulk: 20,
+#                                                   couch-bulk-get: 200)
 #
 # backbeam-thumb is an unsigned download of the cached 200x200 variant of a 12-megapixel JPEG (made with vips,
 # uploaded through a signed multipart POST; its variant made by one GET before the count starts).
@@ -15,7 +16,8 @@
 # slows every call, so only the counts mean something, not its times).
 #
 # couch-bulk is one replicated `_bulk_docs` request of 500 new documents with 3-revision histories; its
-# counts are also printed per document.
+# counts are also printed per document. couch-bulk-get is one `_bulk_get` of 100 random seeded documents (the load
+# of load/couch-bulk-get.lua), also counted per document.
 #
 # Builds the release binary, seeds 20,000 Recipe objects (rating indexed) into a throw-away data directory
 # (for the couch kinds: 20,000 documents of about 1 KB in the Couch database `bench`; for the backbeam kinds:
@@ -26,9 +28,11 @@
 # instructions per request of each busy thread and of all threads together. Stops the server itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-KIND=${1:?usage: Benchmarks/instructions.sh post|get|query|health|couch-get|couch-put|couch-bulk|backbeam-get|backbeam-query|backbeam-thumb [COUNT]}
+KIND=${1:?usage: Benchmarks/instructions.sh post|get|query|health|couch-get|couch-put|couch-bulk|couch-bulk-get|backbeam-get|backbeam-query|backbeam-thumb [COUNT]}
 # A couch-bulk request carries 500 documents: fewer requests, and per-document figures as well.
-if [ "$KIND" = couch-bulk ]; then COUNT=${2:-20} WARMUP=4 PER=500; else COUNT=${2:-1000} WARMUP=200 PER=1; fi
+if [ "$KIND" = couch-bulk ]; then COUNT=${2:-20} WARMUP=4 PER=500
+elif [ "$KIND" = couch-bulk-get ]; then COUNT=${2:-200} WARMUP=20 PER=100
+else COUNT=${2:-1000} WARMUP=200 PER=1; fi
 if [ -n "${SYSCALLS:-}" ]; then
   command -v strace >/dev/null || { echo "installing strace"; apt-get install -y -qq strace >/dev/null; }
 else

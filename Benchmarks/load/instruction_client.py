@@ -2,13 +2,14 @@
 """One keep-alive client for Benchmarks/instructions.sh: sends N requests of one kind, one at a time.
 
     instruction_client.py --port P --kind KIND --count N [--ids FILE] [--cats FILE]
-KIND: post|get|query|health|couch-get|couch-put|couch-bulk|backbeam-get|backbeam-query|backbeam-thumb
+KIND: post|get|query|health|couch-get|couch-put|couch-bulk|couch-bulk-get|backbeam-get|backbeam-query|backbeam-thumb
 (`backbeam-thumb`: unsigned downloads of the 200x200 variant of the file whose id is the first line of --ids). Keys: PARSE_APP_ID,
 PARSE_REST_KEY (Parse kinds), COUCH_PASSWORD (Couch kinds, user COUCH_USER or admin) or BACKBEAM_KEY,
 BACKBEAM_SECRET, BACKBEAM_HOST (Backbeam kinds, each request signed with a fresh nonce as
 backbeam_requests.py signs them) from the environment. Prints how many answers were not 2xx. `couch-bulk` is
 one `_bulk_docs` request with `new_edits:false` and 500 new documents with 3-revision histories (the shape of
-load/couch_bulk.py), ids from a seeded generator so that every run writes the same bytes.
+load/couch_bulk.py), ids from a seeded generator so that every run writes the same bytes. `couch-bulk-get` is one
+`_bulk_get` of 100 random seeded ids (the shape of load/couch-bulk-get.lua).
 """
 import argparse
 import base64
@@ -26,7 +27,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--kind", required=True, choices=["post", "get", "query", "health", "couch-get", "couch-put",
-                                                     "couch-bulk", "backbeam-get", "backbeam-query",
+                                                     "couch-bulk", "couch-bulk-get", "backbeam-get", "backbeam-query",
                                                      "backbeam-thumb"])
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--ids")
@@ -61,6 +62,10 @@ def main():
         elif args.kind == "couch-put":
             body = json.dumps({"name": f"posted {i}", "rating": rng.randrange(100_000), "pad": "x" * 900})
             conn.request("PUT", f"/couch/bench/new{os.getpid()}-{i}", body=body, headers=headers)
+        elif args.kind == "couch-bulk-get":
+            docs = [{"id": ids[rng.randrange(len(ids))]} for _ in range(100)]
+            conn.request("POST", "/couch/bench/_bulk_get", body=json.dumps({"docs": docs}, separators=(",", ":")),
+                         headers=headers)
         elif args.kind == "couch-bulk":
             docs = []
             for n in range(500):
