@@ -106,6 +106,23 @@ final class CouchBulkGetTests: CouchTestCase {
         XCTAssertEqual(json(try bulkGet(#"{"docs":[{"id":"att"}]}"#))["results"]?[0]?["docs"]?[0]?["ok"]?["_attachments"]?["a.txt"]?["digest"]?.stringValue,
                        "md5-iMaiC8wqiFlD2NjLTemvCQ==")
     }
+
+    /// The live winner is answered from the copy in the document row: it must be exactly what its revision
+    /// row gives (`GET ?rev=` reads that row), body, attachment stubs and member order, conflicts or not.
+    func test_CD_139_theWinnerFromTheDocumentRowIsItsRevision() throws {
+        let r1 = try put("w", #"{"t":"é\"\n","n":[1,2.50,{"k":null}],"_attachments":{"b.txt":{"content_type":"text/plain","data":"aGVsbG8="},"a.bin":{"content_type":"application/octet-stream","data":"AAEC"}}}"#)
+        let r2 = try put("w", #"{"_rev":"\#(r1)","t":"two","_attachments":{"b.txt":{"stub":true},"a.bin":{"stub":true}}}"#)
+        try conflicted()
+        for (id, rev) in [("w", r2), ("c", "2-" + f), ("c", "2-" + a)] {
+            let revision = try get("/db/\(id)?rev=\(rev)")
+            let docs = json(try bulkGet(#"{"docs":[{"id":"\#(id)"}]}"#))["results"]?[0]?["docs"]?.arrayValue ?? []
+            let answered = docs.compactMap { $0["ok"] }.first { $0["_rev"]?.stringValue == rev }
+            XCTAssertEqual(answered?.serialized(), revision.serialized(), "\(id) \(rev)")
+            let named = json(try bulkGet(#"{"docs":[{"id":"\#(id)","rev":"\#(rev)"}]}"#))["results"]?[0]?["docs"]?[0]?["ok"]
+            XCTAssertEqual(named?.serialized(), revision.serialized(), "\(id) \(rev) named")
+        }
+        XCTAssertNotNil(try get("/db/w")["_attachments"]?["a.bin"]?["stub"])
+    }
 }
 
 /// `couch.maxBulkGet` configured below its default.
