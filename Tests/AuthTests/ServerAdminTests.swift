@@ -190,6 +190,36 @@ final class ServerAdminTests: XCTestCase {
                        .rateLimited(retryAfterSeconds: 60), "the shared wrong check counted once, the limit still holds")
     }
 
+    /// Another account's check (Couch's `_users`) named by a key is shared the same way: one check for the
+    /// calls made at once with the same key from one address, and every one of them admitted.
+    func testAnotherAccountsChecksWithTheSameKeyAreSharedToo() throws {
+        let admin = try makeAdmin()
+        let gate = Gate()
+        let checks = Counter()
+        let verdicts = Verdicts()
+        let group = DispatchGroup()
+        let key = Array("user key".utf8)
+        for _ in 0..<40 {
+            group.enter()
+            Thread {
+                verdicts.append(admin.limitedCheck(clientAddress: "127.0.0.1", credentials: key) {
+                    checks.increment()
+                    gate.pass()
+                    return true
+                })
+                group.leave()
+            }.start()
+        }
+        // Give the calls time to arrive while the first check is held.
+        let deadline = Date().addingTimeInterval(10)
+        while checks.value == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        Thread.sleep(forTimeInterval: 0.2)
+        gate.open()
+        XCTAssertEqual(group.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(verdicts.all.filter { $0 == .ok }.count, 40, "refused: \(verdicts.all.filter { $0 != .ok })")
+        XCTAssertLessThan(checks.value, 40, "calls that arrived during the check shared it")
+    }
+
     func testSessionSaltChangesWithThePassword() throws {
         let store = MemoryAdminAccountStore()
         let admin = ServerAdmin(name: "admin", store: store, hashCost: 4)
@@ -256,5 +286,19 @@ final class GatedAdminAccountStore: AdminAccountStore, @unchecked Sendable {
 
     func setPasswordHash(name: String, hash: String, createdAt: Int64) throws {
         try inner.setPasswordHash(name: name, hash: hash, createdAt: createdAt)
+    }
+}
+
+/// A gate threads wait at until it is opened.
+final class Gate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    func open() { condition.lock(); isOpen = true; condition.broadcast(); condition.unlock() }
+
+    func pass() {
+        condition.lock()
+        while !isOpen { condition.wait() }
+        condition.unlock()
     }
 }

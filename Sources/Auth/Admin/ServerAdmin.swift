@@ -99,6 +99,15 @@ public final class ServerAdmin: Sendable {
         return correct ? .ok : .wrong
     }
 
+    /// `limitedCheck` for credentials the caller names by `key` (a digest of the account's name and the
+    /// password sent, never the password): calls from the same address with the same key while a check is
+    /// under way take its verdict instead of reserving attempts of their own, as `verify` does for the admin.
+    public func limitedCheck(clientAddress: String, credentials key: [UInt8], _ check: () -> Bool) -> AdminVerdict {
+        checks.verdict(for: .init(clientAddress: clientAddress, digest: key)) {
+            limitedCheck(clientAddress: clientAddress, check)
+        }
+    }
+
     /// Checks an `Authorization` header sent from `clientAddress`. No header, or one that is not valid
     /// `Basic`, is `.wrong` without counting as a failed login (nothing was guessed).
     public func verify(authorization: String?, clientAddress: String) -> AdminVerdict {
