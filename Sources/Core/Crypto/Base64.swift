@@ -12,6 +12,30 @@ public enum Base64 {
     /// Standard alphabet, padded with `=`.
     public static func encode(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: standardAlphabet, padded: true) }
 
+    /// The length of the standard, padded Base64 of `count` bytes.
+    public static func encodedLength(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+
+    /// Writes the standard, padded Base64 of `bytes` into `out` and returns the number of bytes written,
+    /// `encodedLength(bytes.count)`; nil, with nothing written, when `out` is shorter than that. For hot
+    /// paths that compare or copy the text and need no String.
+    public static func encode(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) -> Int? {
+        let length = encodedLength(bytes.count)
+        guard out.count >= length else { return nil }
+        let alphabet = standardAlphabet
+        var i = 0, o = 0
+        while i < bytes.count {
+            let rest = bytes.count - i
+            let n = UInt32(bytes[i]) << 16 | (rest > 1 ? UInt32(bytes[i + 1]) << 8 : 0) | (rest > 2 ? UInt32(bytes[i + 2]) : 0)
+            out[o] = alphabet[Int(n >> 18 & 63)]
+            out[o + 1] = alphabet[Int(n >> 12 & 63)]
+            out[o + 2] = rest > 1 ? alphabet[Int(n >> 6 & 63)] : UInt8(ascii: "=")
+            out[o + 3] = rest > 2 ? alphabet[Int(n & 63)] : UInt8(ascii: "=")
+            i += 3
+            o += 4
+        }
+        return length
+    }
+
     /// Strict decode of standard, padded Base64; nil on any deviation.
     public static func decode(_ s: String) -> [UInt8]? {
         let text = Array(s.utf8)

@@ -74,6 +74,13 @@ public enum Crypto {
         }
     }
 
+    /// `constantTimeEquals` over raw memory (for MACs held in temporary buffers).
+    public static func constantTimeEquals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return a.isEmpty }
+        return CRYPTO_memcmp(x, y, a.count) == 0
+    }
+
     // MARK: - OpenSSL calls
 
     private static func digest(_ data: [UInt8], _ md: OpaquePointer?, length: Int) -> [UInt8] {
