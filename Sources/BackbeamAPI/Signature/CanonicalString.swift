@@ -19,34 +19,114 @@ public enum CanonicalString {
     ///    joined with `&`. No escaping at all, so `q=where a=? and b=?` signs its spaces and `=` as is. An
     ///    empty value is emitted (`q=`); an empty list emits nothing.
     public static func bytes(parameters: BackbeamParameters, method: String, path: String) -> [UInt8] {
-        var tokens: [(name: String, values: [String])] = []
-        tokens.reserveCapacity(parameters.count + 2)
-        for entry in parameters.entries {
-            let name = entry.name
-            if isSkipped(name) { continue }
-            let length = name.utf8.count
-            if (length == 6 && name.utf8.elementsEqual("method".utf8)) || (length == 4 && name.utf8.elementsEqual("path".utf8)) {
-                continue
+        withBytes(parameters: parameters, method: method, path: path) { Array($0) }
+    }
+
+    /// Calls `body` with the canonical string's bytes (see `bytes`), written once into temporary memory
+    /// that is valid only during the call: the signed names are put in order by their positions, the exact
+    /// length is summed, and every pair is copied from its name's and value's UTF-8 storage; no tokens or
+    /// strings are made (a list of two or more values sorts a copy of its values, as before).
+    public static func withBytes<R>(parameters: BackbeamParameters, method: String, path: String,
+                                    _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let entries = parameters.entries
+        // Positions of the signed entries; `methodToken` and `pathToken` stand for the server's values.
+        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: entries.count + 2) { order in
+            var count = 0
+            for (i, entry) in entries.enumerated() where !isSkipped(entry.name) && !isMethodOrPath(entry.name) {
+                order[count] = i
+                count += 1
             }
-            tokens.append((name, entry.values))
-        }
-        tokens.append(("method", [method]))
-        tokens.append(("path", [path]))
-        tokens.sort { UTF16Order.precedes($0.name, $1.name) }
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        var first = true
-        for token in tokens {
-            let values = token.values.count > 1 ? token.values.sorted(by: UTF16Order.precedes) : token.values
-            for value in values {
-                if !first { out.append(UInt8(ascii: "&")) }
-                first = false
-                out.append(contentsOf: token.name.utf8)
-                out.append(UInt8(ascii: "="))
-                out.append(contentsOf: value.utf8)
+            order[count] = methodToken
+            order[count + 1] = pathToken
+            count += 2
+            func name(_ token: Int) -> String {
+                token == methodToken ? "method" : token == pathToken ? "path" : entries[token].name
+            }
+            // Insertion sort: a request signs a handful of names, all distinct (the parameters hold each
+            // name once, and the server's `method` and `path` replace any sent ones).
+            for i in 1..<count {
+                let token = order[i]
+                let tokenName = name(token)
+                var j = i
+                while j > 0, UTF16Order.precedes(tokenName, name(order[j - 1])) {
+                    order[j] = order[j - 1]
+                    j -= 1
+                }
+                order[j] = token
+            }
+            // Exact length first (String's UTF-8 counts are stored, not counted).
+            var length = 0
+            var pairs = 0
+            for k in 0..<count {
+                let token = order[k]
+                let nameLength = name(token).utf8.count
+                if token == methodToken {
+                    length += nameLength + 1 + method.utf8.count
+                    pairs += 1
+                } else if token == pathToken {
+                    length += nameLength + 1 + path.utf8.count
+                    pairs += 1
+                } else {
+                    for value in entries[token].values { length += nameLength + 1 + value.utf8.count }
+                    pairs += entries[token].values.count
+                }
+            }
+            length += max(0, pairs - 1)
+            return try withUnsafeTemporaryAllocation(byteCount: max(1, length), alignment: 1) { buffer in
+                var writer = BufferWriter(buffer: buffer)
+                for k in 0..<count {
+                    let token = order[k]
+                    let tokenName = name(token)
+                    if token == methodToken {
+                        writer.pair(tokenName, method)
+                    } else if token == pathToken {
+                        writer.pair(tokenName, path)
+                    } else {
+                        let values = entries[token].values
+                        if values.count > 1 {
+                            for value in values.sorted(by: UTF16Order.precedes) { writer.pair(tokenName, value) }
+                        } else {
+                            for value in values { writer.pair(tokenName, value) }
+                        }
+                    }
+                }
+                return try body(UnsafeRawBufferPointer(rebasing: buffer[0..<writer.offset]))
             }
         }
-        return out
+    }
+
+    /// The stand-ins of the server's own `method` and `path` among the entry positions.
+    private static let methodToken = -1
+    private static let pathToken = -2
+
+    /// Writes `name=value` pairs joined by `&` into memory sized for them (every write is bounds-checked
+    /// all the same: a miscount stops writing, and the result would fail the comparison, not overrun).
+    private struct BufferWriter {
+        let buffer: UnsafeMutableRawBufferPointer
+        var offset = 0
+
+        mutating func pair(_ name: String, _ value: String) {
+            if offset > 0 { byte(UInt8(ascii: "&")) }
+            text(name)
+            byte(UInt8(ascii: "="))
+            text(value)
+        }
+
+        private mutating func byte(_ b: UInt8) {
+            guard offset < buffer.count else { return }
+            buffer[offset] = b
+            offset += 1
+        }
+
+        private mutating func text(_ s: String) {
+            let copied: Void? = s.utf8.withContiguousStorageIfAvailable { bytes in
+                let n = min(bytes.count, buffer.count - offset)
+                guard n > 0, let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
+                (target + offset).copyMemory(from: source, byteCount: n)
+                offset += n
+            }
+            if copied == nil { for b in s.utf8 { byte(b) } }
+        }
     }
 
     /// The canonical string as text (for tests and diagnostics; it holds the signed values, so it must
@@ -66,12 +146,24 @@ public enum CanonicalString {
     }
 
     /// Byte-exact membership in `skippedNames` (the Set lookup alone would also match canonically
-    /// equivalent spellings, which the clients treat as different names). Only names of a skipped name's
-    /// length are compared: every parameter of every signed request passes here.
-    private static func isSkipped(_ name: String) -> Bool {
+    /// equivalent spellings, which the clients treat as different names): the length picks the one
+    /// candidate, compared with `memcmp`. Every parameter of every signed request passes here.
+    static func isSkipped(_ name: String) -> Bool {
         switch name.utf8.count {
         case 0: return true
-        case 1, 7, 8, 9: return skippedNames.contains { $0.utf8.elementsEqual(name.utf8) }
+        case 1: return name.utf8.first == UInt8(ascii: "_")
+        case 7: return ASCIILiteral.equals(name, "_method")
+        case 8: return ASCIILiteral.equals(name, "callback")
+        case 9: return ASCIILiteral.equals(name, "signature")
+        default: return false
+        }
+    }
+
+    /// True for `method` and `path`, which the server's values replace.
+    static func isMethodOrPath(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 6: return ASCIILiteral.equals(name, "method")
+        case 4: return ASCIILiteral.equals(name, "path")
         default: return false
         }
     }

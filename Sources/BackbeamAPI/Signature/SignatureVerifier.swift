@@ -46,20 +46,26 @@ public struct SignatureVerifier: Sendable {
         guard !overflow, difference.magnitude <= UInt64(policy.windowMilliseconds) else { throw .expiredTime }
         guard let secret = signingSecretForKey(key) else { throw .invalidApiKey }
 
-        let given = Array(signature.utf8)
-        let rawCanonical = CanonicalString.bytes(parameters: parameters, method: method, path: rawPath)
-        var form = VerifiedSignature.PathForm.raw
-        if !matches(given, secret: secret, canonical: rawCanonical) {
+        // The signature's text is compared where it is stored; the MAC and its Base64 live in temporary
+        // memory, the canonical string too (one per try).
+        var given = signature
+        let matched = given.withUTF8 { given -> VerifiedSignature.PathForm? in
+            let given = UnsafeRawBufferPointer(given)
+            if CanonicalString.withBytes(parameters: parameters, method: method, path: rawPath, {
+                secret.matches(given, canonical: $0)
+            }) {
+                return .raw
+            }
             // Path decision of §3.3: clients sign the path as they wrote it, but some HTTP stacks escape it
             // on the way (`/data/pl%61ce`), so a path with `%` gets one retry in decoded form. Both tries
             // need the secret, so the retry opens nothing to a caller without it.
             guard rawPath.utf8.contains(UInt8(ascii: "%")), let decoded = Self.decodePath(rawPath),
-                  matches(given, secret: secret,
-                          canonical: CanonicalString.bytes(parameters: parameters, method: method, path: decoded)) else {
-                throw .invalidSignature
-            }
-            form = .decoded
+                  CanonicalString.withBytes(parameters: parameters, method: method, path: decoded, {
+                      secret.matches(given, canonical: $0)
+                  }) else { return nil }
+            return .decoded
         }
+        guard let form = matched else { throw .invalidSignature }
 
         // The entry lives until the request's time leaves the window: after that step 5 refuses the
         // request anyway, so remembering the nonce longer would buy nothing.
@@ -71,13 +77,6 @@ public struct SignatureVerifier: Sendable {
         }
         return VerifiedSignature(key: key, nonce: nonce, time: time, auth: parameters.nonEmptyValue("auth"),
                                  pathForm: form)
-    }
-
-    /// Constant-time comparison of the Base64 texts: timing reveals nothing about how much of a forged
-    /// signature was right.
-    private func matches(_ given: [UInt8], secret: SigningSecret, canonical: [UInt8]) -> Bool {
-        let expected = Array(secret.signature(canonical: canonical).utf8)
-        return Crypto.constantTimeEquals(given, expected)
     }
 
     /// `time` as an integer: an optional `-` and 1 to `maxTimeDigits` ASCII digits, nothing else.
