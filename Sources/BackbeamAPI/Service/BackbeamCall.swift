@@ -15,7 +15,7 @@ public struct BackbeamCall: Sendable {
     /// The effective method (`_method` applied).
     public var method: String
     /// The `:name` segments of the matched route, decoded.
-    public var pathParameters: [String: String]
+    public var pathParameters: PathParameters
     /// The parts of a multipart body that carry files (their content stays in `request.body`'s parts).
     public var fileParts: [MultipartPart]
     /// The id of the user the request's `auth` identifies (nil without a valid one).

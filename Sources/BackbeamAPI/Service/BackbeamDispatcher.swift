@@ -86,7 +86,7 @@ final class BackbeamDispatcher: Sendable {
               let space = project.spaces[env], let nonces = project.nonces[env] else {
             throw BackbeamError(.projectNotFound)
         }
-        let handler: EndpointHandler, options: EndpointOptions, pathParameters: [String: String]
+        let handler: EndpointHandler, options: EndpointOptions, pathParameters: PathParameters
         switch endpoints.match(method: decoded.effectiveMethod, rawPath: target.rawPath) {
         case .route(let h, let o, let p): (handler, options, pathParameters) = (h, o, p)
         case .methodNotAllowed(let allowed): throw MethodRefusal(allowed: allowed)

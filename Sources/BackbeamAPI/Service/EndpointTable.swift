@@ -37,6 +37,8 @@ public typealias EndpointHandler = @Sendable (BackbeamCall) throws -> BackbeamRe
 public final class EndpointTable: @unchecked Sendable {
     struct Entry {
         var pattern: [Segment]
+        /// How many `:name` segments the pattern has.
+        var parameterCount: Int { pattern.reduce(0) { if case .parameter = $1 { return $0 + 1 } else { return $0 } } }
         var handlers: [(method: String, options: EndpointOptions, handler: EndpointHandler)]
     }
 
@@ -49,7 +51,7 @@ public final class EndpointTable: @unchecked Sendable {
     /// The outcome of matching a request.
     public enum Match {
         /// A route takes it; path parameters by name.
-        case route(EndpointHandler, EndpointOptions, [String: String])
+        case route(EndpointHandler, EndpointOptions, PathParameters)
         /// The path exists, not with this method (405 with these in `Allow`).
         case methodNotAllowed([String])
         /// No route (404 `NotFound`).
@@ -80,61 +82,75 @@ public final class EndpointTable: @unchecked Sendable {
     public func match(method: String, rawPath: String) -> Match {
         var path = rawPath
         return path.withUTF8 { bytes -> Match in
-            // Segment ranges after the leading "/"; a trailing "/" gives an empty last segment.
-            var ranges: [Range<Int>] = []
+            // Segment ranges after the leading "/"; a trailing "/" gives an empty last segment. Held in
+            // temporary memory sized by the slashes (the path is not split into an array).
             var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
-            var i = start
-            while i <= bytes.count {
-                if i == bytes.count || bytes[i] == UInt8(ascii: "/") {
-                    ranges.append(start..<i)
-                    start = i + 1
-                }
-                i += 1
-            }
-            func segment(_ r: Range<Int>) -> String? {
-                let raw = UnsafeBufferPointer(rebasing: bytes[r])
-                let text = String(decoding: raw, as: UTF8.self)
-                return raw.contains(UInt8(ascii: "%")) ? PercentDecoding.decodePath(Substring(text)) : text
-            }
-            // Escaped segments are rare: found once, so that a literal is otherwise one length check and a
-            // memcmp (every request compares the literals of every route of its segment count).
-            let escaped = bytes.contains(UInt8(ascii: "%"))
-            func literalMatches(_ literal: [UInt8], _ r: Range<Int>) -> Bool {
-                let raw = UnsafeBufferPointer(rebasing: bytes[r])
-                if escaped && raw.contains(UInt8(ascii: "%")) {
-                    return segment(r).map { Array($0.utf8) == literal } ?? false
-                }
-                guard literal.count == raw.count else { return false }
-                guard let base = raw.baseAddress, !literal.isEmpty else { return true }
-                return literal.withUnsafeBytes { stored in
-                    guard let start = stored.baseAddress else { return false }
-                    return memcmp(start, base, raw.count) == 0
-                }
-            }
-            var allowed: [String] = []
-            for entry in entries where entry.pattern.count == ranges.count {
-                var matches = true
-                for (pattern, range) in zip(entry.pattern, ranges) {
-                    if case .literal(let literal) = pattern, !literalMatches(literal, range) {
-                        matches = false
-                        break
+            var slashes = 0
+            for b in bytes[start...] where b == UInt8(ascii: "/") { slashes += 1 }
+            return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: slashes + 1) { storage -> Match in
+                var count = 0
+                var i = start
+                while i <= bytes.count {
+                    if i == bytes.count || bytes[i] == UInt8(ascii: "/") {
+                        guard count < storage.count else { break }
+                        storage.initializeElement(at: count, to: start..<i)
+                        count += 1
+                        start = i + 1
                     }
+                    i += 1
                 }
-                guard matches else { continue }
-                if let found = entry.handlers.first(where: { $0.method == method || (method == "HEAD" && $0.method == "GET") }) {
-                    var parameters: [String: String] = [:]
-                    for (pattern, range) in zip(entry.pattern, ranges) {
-                        guard case .parameter(let name) = pattern else { continue }
-                        guard let value = segment(range) else { return .notFound }
-                        parameters[name] = value
-                    }
-                    return .route(found.handler, found.options, parameters)
-                }
-                for handler in entry.handlers where !allowed.contains(handler.method) { allowed.append(handler.method) }
+                // Range<Int> is a trivial type: the memory needs no deinitialization.
+                let ranges = UnsafeBufferPointer(rebasing: storage[0..<count])
+                return match(method: method, bytes: bytes, ranges: ranges)
             }
-            guard !allowed.isEmpty else { return .notFound }
-            if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
-            return .methodNotAllowed(allowed)
         }
+    }
+
+    private func match(method: String, bytes: UnsafeBufferPointer<UInt8>, ranges: UnsafeBufferPointer<Range<Int>>) -> Match {
+        func segment(_ r: Range<Int>) -> String? {
+            let raw = UnsafeBufferPointer(rebasing: bytes[r])
+            let text = String(decoding: raw, as: UTF8.self)
+            return raw.contains(UInt8(ascii: "%")) ? PercentDecoding.decodePath(Substring(text)) : text
+        }
+        // Escaped segments are rare: found once, so that a literal is otherwise one length check and a
+        // memcmp (every request compares the literals of every route of its segment count).
+        let escaped = bytes.contains(UInt8(ascii: "%"))
+        func literalMatches(_ literal: [UInt8], _ r: Range<Int>) -> Bool {
+            let raw = UnsafeBufferPointer(rebasing: bytes[r])
+            if escaped && raw.contains(UInt8(ascii: "%")) {
+                return segment(r).map { Array($0.utf8) == literal } ?? false
+            }
+            guard literal.count == raw.count else { return false }
+            guard let base = raw.baseAddress, !literal.isEmpty else { return true }
+            return literal.withUnsafeBytes { stored in
+                guard let start = stored.baseAddress else { return false }
+                return memcmp(start, base, raw.count) == 0
+            }
+        }
+        var allowed: [String] = []
+        for entry in entries where entry.pattern.count == ranges.count {
+            var matches = true
+            for k in 0..<ranges.count {
+                if case .literal(let literal) = entry.pattern[k], !literalMatches(literal, ranges[k]) {
+                    matches = false
+                    break
+                }
+            }
+            guard matches else { continue }
+            if let found = entry.handlers.first(where: { $0.method == method || (method == "HEAD" && $0.method == "GET") }) {
+                var parameters = PathParameters()
+                parameters.reserveCapacity(entry.parameterCount)
+                for k in 0..<ranges.count {
+                    guard case .parameter(let name) = entry.pattern[k] else { continue }
+                    guard let value = segment(ranges[k]) else { return .notFound }
+                    parameters.append(name, value)
+                }
+                return .route(found.handler, found.options, parameters)
+            }
+            for handler in entry.handlers where !allowed.contains(handler.method) { allowed.append(handler.method) }
+        }
+        guard !allowed.isEmpty else { return .notFound }
+        if allowed.contains("GET") && !allowed.contains("HEAD") { allowed.append("HEAD") }
+        return .methodNotAllowed(allowed)
     }
 }
