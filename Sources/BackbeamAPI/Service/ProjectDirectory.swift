@@ -54,7 +54,8 @@ public struct Project: Sendable {
 
     /// The prepared secret of `key` in `env`, nil for any other key.
     public func signingSecret(for key: String, env: BackbeamEnvironment) -> SigningSecret? {
-        signing[env]?.first { $0.key.utf8.elementsEqual(key.utf8) }?.secret
+        // Compared on bytes with one memcmp: every signed request looks its key up here.
+        signing[env]?.first { BackbeamParameters.sameBytes($0.key, key) }?.secret
     }
 }
 

@@ -56,6 +56,9 @@ public struct BackbeamParameters: Sendable, Equatable {
         self.init(pairs.map { ($0.0, [$0.1]) })
     }
 
+    /// Keeps room for `count` names.
+    mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(count) }
+
     /// Number of distinct names.
     public var count: Int { entries.count }
 

@@ -8,6 +8,7 @@
 enum ListAssembler {
     static func assemble(_ raw: [RawParameter], limits: ParameterLimits) throws(ParameterError) -> BackbeamParameters {
         var parameters = BackbeamParameters()
+        parameters.reserveCapacity(raw.count)
         if !raw.contains(where: { if case .indexed = $0.form { return true } else { return false } }) {
             // No indexed element anywhere (iOS, browser, plain requests): arrival order is final.
             for pair in raw { parameters.append(pair.name, pair.value) }

@@ -49,6 +49,9 @@ public struct ParameterDecoder: Sendable {
     public func decode(httpMethod: String, query: [UInt8], body: ParameterBody) throws(ParameterError) -> DecodedParameters {
         var count = 0
         var raw: [RawParameter] = []
+        // Room for a signed request's usual pairs (key, nonce, time, signature and a few more) at once,
+        // instead of growing the array pair by pair.
+        raw.reserveCapacity(8)
         // Query pairs first: on the wire the query string precedes the body, and "arrival order" (which
         // fixes list order across mixed forms) is wire order.
         try URLEncodedScanner.scan(query, source: .query, limits: limits, count: &count, into: &raw)

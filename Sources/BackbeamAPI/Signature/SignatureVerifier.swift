@@ -82,11 +82,16 @@ public struct SignatureVerifier: Sendable {
     /// `time` as an integer: an optional `-` and 1 to `maxTimeDigits` ASCII digits, nothing else.
     func parseTime(_ text: String) -> Int64? {
         var digits = Substring(text).utf8
-        if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.count <= min(policy.maxTimeDigits, 18),
-              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
-        // At most 18 digits, so this cannot leave Int64.
-        return Int64(text)
+        let negative = digits.first == UInt8(ascii: "-")
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= min(policy.maxTimeDigits, 18) else { return nil }
+        // At most 18 digits, so the value stays below 10^18 and cannot leave Int64.
+        var value: Int64 = 0
+        for b in digits {
+            guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int64(b - UInt8(ascii: "0"))
+        }
+        return negative ? -value : value
     }
 
     /// The percent-decoded path (no `+` rule: `+` is literal in paths); nil for a malformed escape or

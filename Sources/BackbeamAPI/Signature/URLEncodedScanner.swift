@@ -70,26 +70,38 @@ enum URLEncodedScanner {
             }
             return text
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(rawCount)
-        var i = start
-        while i < end {
-            let b = bytes[i]
-            if b == UInt8(ascii: "%") {
-                guard i + 2 < end, let high = Hex.value(bytes[i + 1]), let low = Hex.value(bytes[i + 2]) else {
-                    throw .malformedPercentEscape(source: source, offset: i)
+        // Decoded into temporary memory (on the stack for the usual sizes), then made a String once.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, rawCount)) { out throws(ParameterError) -> String in
+            var written = 0
+            var high: UInt8 = 0
+            var i = start
+            while i < end {
+                let b = bytes[i]
+                let decoded: UInt8
+                if b == UInt8(ascii: "%") {
+                    guard i + 2 < end, let h = Hex.value(bytes[i + 1]), let l = Hex.value(bytes[i + 2]) else {
+                        throw .malformedPercentEscape(source: source, offset: i)
+                    }
+                    decoded = h << 4 | l
+                    i += 3
+                } else {
+                    decoded = b == UInt8(ascii: "+") ? 0x20 : b
+                    i += 1
                 }
-                out.append(high << 4 | low)
-                i += 3
-            } else {
-                out.append(b == UInt8(ascii: "+") ? 0x20 : b)
-                i += 1
+                // Never more decoded bytes than raw ones; checked all the same.
+                guard written < out.count else { throw tooLong(limit) }
+                out[written] = decoded
+                written += 1
+                high |= decoded
             }
+            guard written <= limit else { throw tooLong(limit) }
+            let result = UnsafeBufferPointer(rebasing: out[0..<written])
+            // ASCII needs no validation (the common case: Base64 signatures, BQL texts).
+            if high < 0x80 { return String(decoding: result, as: UTF8.self) }
+            guard let text = String(validating: result, as: UTF8.self) else {
+                throw .invalidUTF8(source: source, offset: pairStart)
+            }
+            return text
         }
-        guard out.count <= limit else { throw tooLong(limit) }
-        guard let text = String(validating: out, as: UTF8.self) else {
-            throw .invalidUTF8(source: source, offset: pairStart)
-        }
-        return text
     }
 }
