@@ -28,8 +28,7 @@ enum DataObjectRoutes {
         }
         // Without joins, the object is one point read: answered on the I/O thread when a connection is at hand.
         let readAttempt: EndpointAttempt = { call in
-            let p = DataParameters(service: service, call: call)
-            guard let entity = try? p.entity(), let id = try? p.objectID(),
+            guard let entity = DataParameters.entity(of: call), let id = DataParameters.objectID(of: call),
                   call.parameters.value("joins").map({ $0.trimmingSpaces().isEmpty }) ?? true,
                   let rendered = try? service.store.renderedObjectIfAtHand(space: call.space, entity: entity, id: id)
             else { return nil }

@@ -9,18 +9,28 @@ struct DataParameters {
     /// The `:entity` segment: an entity id (§4.1), declared when the schema is strict; else 404
     /// `EntityNotFound` before anything runs.
     func entity() throws -> String {
-        let entity = call.path("entity")
-        guard Identifiers.isEntityID(entity), call.project.schema?.allows(entity: entity) ?? true else {
-            throw BackbeamError(.entityNotFound)
-        }
+        guard let entity = Self.entity(of: call) else { throw BackbeamError(.entityNotFound) }
         return entity
     }
 
     /// The `:id` segment; anything but an object id is 404 `ObjectNotFound` (§4.1).
     func objectID() throws -> String {
-        let id = call.path("id")
-        guard Identifiers.isObjectID(id) else { throw BackbeamError(.objectNotFound) }
+        guard let id = Self.objectID(of: call) else { throw BackbeamError(.objectNotFound) }
         return id
+    }
+
+    /// `entity()` without the error, and without a `DataParameters` (a copy of the call) to hold it: for
+    /// the point read answered on the I/O thread.
+    static func entity(of call: BackbeamCall) -> String? {
+        let entity = call.path("entity")
+        guard Identifiers.isEntityID(entity), call.project.schema?.allows(entity: entity) ?? true else { return nil }
+        return entity
+    }
+
+    /// `objectID()` without the error, as `entity(of:)`.
+    static func objectID(of call: BackbeamCall) -> String? {
+        let id = call.path("id")
+        return Identifiers.isObjectID(id) ? id : nil
     }
 
     /// `q` (a whole query) with `params`. A text parsed before is not parsed again (texts that do not

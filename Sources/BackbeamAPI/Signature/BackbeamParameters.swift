@@ -90,6 +90,16 @@ public struct BackbeamParameters: Sendable, Equatable {
         return v
     }
 
+    /// `nonEmptyValue` for a name given as an ASCII literal, compared by length and `memcmp` (the
+    /// signature check looks up five names in every signed request).
+    func nonEmptyValue(ascii name: StaticString) -> String? {
+        for entry in entries where ASCIILiteral.equals(entry.name, name) {
+            guard let value = entry.values.first, !value.isEmpty else { return nil }
+            return value
+        }
+        return nil
+    }
+
     /// Appends `values` to `name`'s list, creating the entry at the end if new.
     public mutating func append(_ name: String, contentsOf values: [String]) {
         guard !values.isEmpty else { return }

@@ -36,11 +36,11 @@ public struct SignatureVerifier: Sendable {
     /// key pairs' prepared HMAC keys, so no request sets a key up again).
     public func verify(parameters: BackbeamParameters, method: String, rawPath: String, now: Int64,
                        signingSecretForKey: (String) -> SigningSecret?, nonces: NonceReplayCache) throws(SignatureError) -> VerifiedSignature {
-        guard let key = parameters.nonEmptyValue("key") else { throw .missingApiKey }
-        guard let nonce = parameters.nonEmptyValue("nonce") else { throw .missingNonce }
+        guard let key = parameters.nonEmptyValue(ascii: "key") else { throw .missingApiKey }
+        guard let nonce = parameters.nonEmptyValue(ascii: "nonce") else { throw .missingNonce }
         guard policy.nonceLengths.contains(nonce.utf16.count) else { throw .invalidNonceLength }
-        guard let signature = parameters.nonEmptyValue("signature") else { throw .missingSignature }
-        guard let timeText = parameters.nonEmptyValue("time"), let time = parseTime(timeText) else { throw .missingTime }
+        guard let signature = parameters.nonEmptyValue(ascii: "signature") else { throw .missingSignature }
+        guard let timeText = parameters.nonEmptyValue(ascii: "time"), let time = parseTime(timeText) else { throw .missingTime }
         // |now - time| on the magnitude of a checked difference: no overflow, and no trap on Int64.min.
         let (difference, overflow) = now.subtractingReportingOverflow(time)
         guard !overflow, difference.magnitude <= UInt64(policy.windowMilliseconds) else { throw .expiredTime }
@@ -75,23 +75,26 @@ public struct SignatureVerifier: Sendable {
         case .replayed: throw .replayedNonce
         case .full: throw .replayCacheFull
         }
-        return VerifiedSignature(key: key, nonce: nonce, time: time, auth: parameters.nonEmptyValue("auth"),
+        return VerifiedSignature(key: key, nonce: nonce, time: time, auth: parameters.nonEmptyValue(ascii: "auth"),
                                  pathForm: form)
     }
 
     /// `time` as an integer: an optional `-` and 1 to `maxTimeDigits` ASCII digits, nothing else.
     func parseTime(_ text: String) -> Int64? {
-        var digits = Substring(text).utf8
-        let negative = digits.first == UInt8(ascii: "-")
-        if negative { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.count <= min(policy.maxTimeDigits, 18) else { return nil }
-        // At most 18 digits, so the value stays below 10^18 and cannot leave Int64.
-        var value: Int64 = 0
-        for b in digits {
-            guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int64(b - UInt8(ascii: "0"))
+        var text = text
+        let maxDigits = min(policy.maxTimeDigits, 18)
+        return text.withUTF8 { bytes -> Int64? in
+            let negative = bytes.first == UInt8(ascii: "-")
+            let digits = negative ? bytes.dropFirst() : bytes[...]
+            guard !digits.isEmpty, digits.count <= maxDigits else { return nil }
+            // At most 18 digits, so the value stays below 10^18 and cannot leave Int64.
+            var value: Int64 = 0
+            for b in digits {
+                guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int64(b - UInt8(ascii: "0"))
+            }
+            return negative ? -value : value
         }
-        return negative ? -value : value
     }
 
     /// The percent-decoded path (no `+` rule: `+` is literal in paths); nil for a malformed escape or

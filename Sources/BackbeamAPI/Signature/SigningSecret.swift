@@ -2,7 +2,8 @@ import Core
 
 /// The secret of a key pair, ready to sign with: the HMAC key's inner and outer SHA-1 states are computed
 /// once per key pair (when the project's keys load), so a request costs only its message's hashing.
-public struct SigningSecret: Sendable {
+/// A class: a request looks it up and passes it along by reference, not as a copy of both states.
+public final class SigningSecret: Sendable {
     /// The secret as configured.
     public let secret: String
     /// The prepared HMAC-SHA1 key (every secret, the empty one included).
