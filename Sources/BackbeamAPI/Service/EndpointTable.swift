@@ -60,6 +60,9 @@ public final class EndpointTable: @unchecked Sendable {
 
     /// Written only while the service is built, before the server starts; read-only afterwards.
     private var entries: [Entry] = []
+    /// The segment count of each entry's pattern, so that a match looks only at the entries of its
+    /// request's count (reading an `Entry` retains its arrays).
+    private var segmentCounts: [Int] = []
 
     init() {}
 
@@ -73,6 +76,7 @@ public final class EndpointTable: @unchecked Sendable {
             entries[i].handlers.append((method, options, handler))
         } else {
             entries.append(Entry(pattern: segments, handlers: [(method, options, handler)]))
+            segmentCounts.append(segments.count)
         }
     }
 
@@ -128,7 +132,8 @@ public final class EndpointTable: @unchecked Sendable {
             }
         }
         var allowed: [String] = []
-        for entry in entries where entry.pattern.count == ranges.count {
+        for e in segmentCounts.indices where segmentCounts[e] == ranges.count {
+            let entry = entries[e]
             var matches = true
             for k in 0..<ranges.count {
                 if case .literal(let literal) = entry.pattern[k], !literalMatches(literal, ranges[k]) {

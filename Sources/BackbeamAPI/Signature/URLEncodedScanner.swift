@@ -26,13 +26,12 @@ enum URLEncodedScanner {
         var start = 0
         let end = bytes.count
         while start < end {
-            var ampersand = start
-            while ampersand < end, bytes[ampersand] != UInt8(ascii: "&") { ampersand += 1 }
+            // Searched on slices (one bounds check per search, not one per byte).
+            let ampersand = bytes[start..<end].firstIndex(of: UInt8(ascii: "&")) ?? end
             if ampersand > start {
                 count += 1
                 guard count <= limits.maxParameters else { throw .tooManyParameters(limit: limits.maxParameters) }
-                var equals = start
-                while equals < ampersand, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                let equals = bytes[start..<ampersand].firstIndex(of: UInt8(ascii: "=")) ?? ampersand
                 let name = try decode(bytes, start, equals, source: source, pairStart: start,
                                       limit: limits.maxNameBytes) { .nameTooLong(limit: $0) }
                 let (base, form) = ParameterName.split(name)
@@ -56,8 +55,7 @@ enum URLEncodedScanner {
         if rawCount / 3 > limit { throw tooLong(limit) }
         var needsWork = false
         var ascii = true
-        for i in start..<end {
-            let b = bytes[i]
+        for b in bytes[start..<end] {
             if b == UInt8(ascii: "%") || b == UInt8(ascii: "+") { needsWork = true }
             if b >= 0x80 { ascii = false }
         }
