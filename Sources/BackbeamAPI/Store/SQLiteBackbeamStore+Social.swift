@@ -19,15 +19,15 @@ extension SQLiteBackbeamStore {
                 return (.returning(id), false)
             }
             var changed = false
-            let seq: Int64, id: String, outcome: SocialOutcome
+            let seq: Int64, outcome: SocialOutcome
             if let authUser = login.authUser, let owner = try UserGrants.userSeq(db, space: space, id: authUser) {
-                (seq, id, outcome) = (owner, authUser, .linked(authUser))
+                (seq, outcome) = (owner, .linked(authUser))
             } else {
                 var writer = ObjectWriter(db: db, request: WriteRequest(space: space, entity: "user", commands: CommandSet(),
                                                                         now: login.now, limits: login.limits))
                 let record = try writer.create()
                 changed = writer.catalogueChanged
-                (seq, id, outcome) = (record.seq, record.id, .created(record.id))
+                (seq, outcome) = (record.seq, .created(record.id))
             }
             try db.run("""
                 INSERT INTO bb_identities (space, provider, provider_id, object, login_data, linked_at) VALUES (?, ?, ?, ?, ?, ?)
