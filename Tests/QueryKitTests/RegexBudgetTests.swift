@@ -60,6 +60,21 @@ final class RegexBudgetTests: XCTestCase {
         XCTAssertThrowsError(try program.matches("abcdefg1", budget: &tight))
     }
 
+    /// A lookahead of about 6,000 instructions (three runs of 1,000 optional letters) that matches the empty string at once, tried at each of 3,000
+    /// positions: about 18 million instructions visited. Its runs ended in a match before spending their
+    /// steps, so 100,000 steps let all of it run (found by the `regex` fuzz harness as a time-out).
+    func testALookaheadThatMatchesAtOnceStillSpendsItsSteps() throws {
+        let program = try RegexProgram.compile("(?=a{0,1000}d{0,1000}e{0,1000})b", options: "", allowLookaround: true)
+        let text = String(repeating: "c", count: 3_000)
+        var budget = RegexBudget(maxSteps: 100_000)
+        XCTAssertThrowsError(try program.matches(text, budget: &budget)) { XCTAssertTrue($0 is RegexBudgetExceeded) }
+        // Stopped within a few positions of the limit: one position costs about 6,000 steps.
+        XCTAssertGreaterThan(budget.stepsLeft, -20_000)
+        var roomy = RegexBudget(maxSteps: 100_000)
+        XCTAssertTrue(try program.matches("b", budget: &roomy), "the same program still answers within its budget")
+        XCTAssertLessThan(roomy.stepsLeft, 100_000 - 6_000, "the sub-program's closure was spent")
+    }
+
     func testDeadlineArithmetic() {
         XCTAssertEqual(Deadline.after(seconds: 1e12), .never)
         XCTAssertTrue(Deadline.after(seconds: -1).hasPassed)

@@ -15,10 +15,16 @@ extension RegexProgram {
     }
 
     /// Pike VM: the thread list holds each program counter at most once per input position. Every program
-    /// counter visited is one step of `budget`, spent once per input position.
+    /// counter visited is one step of `budget`, spent once per input position, and a run also spends its
+    /// program's size (its `mark` table), so a lookahead sub-program tried at every position of the text pays
+    /// for itself even where it matches or fails at once. Steps are also spent before a match is reported:
+    /// a run that ends in a match has still done its work (before, a lookahead of 6,000 instructions that
+    /// matched the empty string at once cost its closure at every position of a 3,000-character text, tens of
+    /// millions of steps, without spending any).
     func run(_ input: [Unicode.Scalar], from start: Int, anchored: Bool, budget: inout RegexBudget)
         throws(RegexBudgetExceeded) -> Bool {
         let n = insts.count
+        try budget.spend(n)
         var current: [Int] = []
         var next: [Int] = []
         var mark = [Int](repeating: -1, count: n)
@@ -53,7 +59,10 @@ extension RegexProgram {
 
         var pos = start
         generation += 1
-        if try add(&current, 0, pos) { return true }
+        if try add(&current, 0, pos) {
+            try budget.spend(steps)
+            return true
+        }
         while true {
             if current.isEmpty && (anchored || pos >= input.count) { return false }
             guard pos < input.count else { return false }
@@ -69,11 +78,17 @@ extension RegexProgram {
                 case .set(let set): ok = set.contains(input[pos], caseInsensitive: caseInsensitive)
                 default: ok = false
                 }
-                if ok, try add(&next, pc + 1, pos + 1) { return true }
+                if ok, try add(&next, pc + 1, pos + 1) {
+                    try budget.spend(steps)
+                    return true
+                }
             }
             pos += 1
             // Unanchored search: a new thread starts at every position.
-            if !anchored, try add(&next, 0, pos) { return true }
+            if !anchored, try add(&next, 0, pos) {
+                try budget.spend(steps)
+                return true
+            }
             swap(&current, &next)
             try budget.spend(steps)
             steps = 0
