@@ -14,6 +14,8 @@ public final class Database {
     public let path: String
     /// True for connections opened with SQLITE_OPEN_READONLY.
     public let isReadOnly: Bool
+    /// The `PRAGMA mmap_size` this connection was opened with (0: it reads with pread only).
+    let mmapSizeBytes: Int
 
     /// Opens (creating it when writable and missing) the database at `path` and applies the connection
     /// pragmas, in this order: busy_timeout, journal_mode=WAL, synchronous, foreign_keys=ON, mmap_size,
@@ -46,6 +48,7 @@ public final class Database {
         statementCache = StatementCache(capacity: statementCacheSize)
         self.path = path
         isReadOnly = readOnly
+        self.mmapSizeBytes = max(0, mmapSizeBytes)
         sqlite3_extended_result_codes(opened, 1)
         do {
             try configure(synchronous: mode, busyTimeoutMilliseconds: busyTimeoutMilliseconds,
@@ -97,6 +100,20 @@ public final class Database {
             // Only a connection that commits runs automatic checkpoints (see StorageOptions).
             try execute("PRAGMA wal_autocheckpoint = \(walAutocheckpointPages)")
         }
+    }
+
+    /// Unmaps the database file from this connection's memory map and lets the next read map it again.
+    ///
+    /// The pages a connection has read through the map stay in the process's resident set (file-backed)
+    /// until the map goes: after a burst of large writes that is the better part of RSS (issue 19). SQLite
+    /// unmaps when `mmap_size` changes and maps lazily on the next read, so setting it to 0 and back
+    /// releases the map without closing the connection or its cached statements. A no-op on connections
+    /// opened without a map and inside a transaction (a statement could still hold a mapped page; SQLite
+    /// then keeps the map, but the caller should not hold the connection in that state anyway).
+    func releaseMemoryMap() throws {
+        guard mmapSizeBytes > 0, !isClosed, !isInTransaction else { return }
+        try execute("PRAGMA mmap_size = 0")
+        try execute("PRAGMA mmap_size = \(mmapSizeBytes)")
     }
 
     /// Closes the connection (finalizing cached statements). Further calls throw `StorageError.closed`.

@@ -115,6 +115,31 @@ final class ReaderPool: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Releases the memory map of every connection idle now (see `Database.releaseMemoryMap`), one at a
+    /// time: each is taken out of the pool like a checkout while its map goes, so no caller can use it
+    /// meanwhile, and a caller that wants a connection finds the others. Connections borrowed now keep
+    /// their maps. Returns how many were released.
+    @discardableResult
+    func releaseMemoryMaps() -> Int {
+        guard options.mmapSizeBytes > 0 else { return 0 }
+        condition.lock()
+        let candidates = idle.map(ObjectIdentifier.init)
+        condition.unlock()
+        var released = 0
+        for candidate in candidates {
+            condition.lock()
+            guard !closed, let index = idle.firstIndex(where: { ObjectIdentifier($0) == candidate }) else {
+                condition.unlock()
+                continue
+            }
+            let db = idle.remove(at: index)
+            condition.unlock()
+            if (try? db.releaseMemoryMap()) != nil { released += 1 }
+            checkIn(db)
+        }
+        return released
+    }
+
     /// Refuses new checkouts, waits for borrowed connections to come back, then closes all of them.
     func close() {
         condition.lock()

@@ -15,6 +15,9 @@ final class Writer: @unchecked Sendable {
     /// Set when the writer thread has exited: the connection is then no longer interrupted, so the
     /// checkpoint in `closeConnection` runs undisturbed.
     private var finished = false
+    /// Set by `requestMemoryMapRelease`; the writer thread releases its connection's map when it next has
+    /// nothing to do (between batches, outside any transaction).
+    private var mapReleaseRequested = false
     /// Touched only by the writer thread while it runs, and by `closeConnection` after it has exited.
     let db: Database
     let maxBatchSize: Int
@@ -111,6 +114,15 @@ final class Writer: @unchecked Sendable {
         db.close()
     }
 
+    /// Asks the writer thread to release its connection's memory map (`Database.releaseMemoryMap`) as soon
+    /// as its queue is empty: the connection is the writer thread's alone, so it cannot be done from here.
+    func requestMemoryMapRelease() {
+        condition.lock()
+        mapReleaseRequested = true
+        condition.signal()
+        condition.unlock()
+    }
+
     /// Interrupts the statement the writer runs now, if any: the job fails, and with it the batch, which
     /// rolls back (nothing of it was acknowledged). Safe from any thread.
     func interrupt() {
@@ -135,6 +147,18 @@ final class Writer: @unchecked Sendable {
     private func nextBatch() -> [WriteJob]? {
         condition.lock()
         while pending.isEmpty && accepting {
+            if mapReleaseRequested {
+                // Only when idle: checked once per wait, never per job.
+                mapReleaseRequested = false
+                condition.unlock()
+                do {
+                    try db.releaseMemoryMap()
+                } catch {
+                    logger.warning("releasing the writer's memory map failed", metadata: ["error": "\(error)"])
+                }
+                condition.lock()
+                continue
+            }
             condition.wait()
         }
         guard !pending.isEmpty else {
