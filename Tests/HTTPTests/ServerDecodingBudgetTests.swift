@@ -98,6 +98,28 @@ final class ServerDecodingBudgetTests: XCTestCase {
         XCTAssertEqual(try client.readResponse().text, "held 3145728")
     }
 
+    func testAfterBurstRunsWhenTheLastLargeBodyIsDoneButNotForSmallOnes() throws {
+        let runs = LockedBox(0)
+        let server = try TestServer(configure: { $0.afterBurst = { runs.update { $0 += 1 } } }) { router in
+            router.group("").post("/echo", maxBodyBytes: 8 << 20) { request in .response(.text(.ok, "got \(request.body.count)")) }
+        }
+        let client = try server.client()
+        // Bodies under `DecodingBudget.minimumCharged` are no burst: nothing runs, also a while after them.
+        for _ in 0..<3 {
+            XCTAssertEqual(try client.request("POST", "/echo", body: String(repeating: "s", count: 1000)).text, "got 1000")
+        }
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertEqual(runs.get(), 0)
+        // A large body is: the action runs a second after it is done. (A second trim another server of this
+        // process scheduled just before takes this burst's turn, with its own action; the next body gets one.)
+        for _ in 0..<5 where runs.get() == 0 {
+            try post(client, "/echo", bytes: 200_000)
+            XCTAssertEqual(try client.readResponse().text, "got 200000")
+            _ = eventually(3) { runs.get() > 0 }
+        }
+        XCTAssertGreaterThanOrEqual(runs.get(), 1)
+    }
+
     func testChargesAndReleases() {
         // A body may take itself plus 72 bytes for each value it could hold as JSON (one per two bytes, at most
         // the value limit, a million by default).

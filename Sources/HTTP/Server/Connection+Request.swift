@@ -216,10 +216,15 @@ extension Connection {
             var held = false
             if charge > 0, case .parked(let parked) = outcome, parked.awaitsCompletionOnShutdown {
                 held = true
-                parked.onFinish { if context.decodingBudget.release(charge) { HeapTrim.trimAfterBurst() } }
+                parked.onFinish {
+                    if context.decodingBudget.release(charge) {
+                        HeapTrim.trimAfterBurst(then: context.configuration.afterBurst)
+                    }
+                }
             }
             let idle = charge > 0 && !held && context.decodingBudget.release(charge)
-            defer { if idle { HeapTrim.trimAfterBurst() } }   // after the reply is on its way
+            // After the reply is on its way.
+            defer { if idle { HeapTrim.trimAfterBurst(then: context.configuration.afterBurst) } }
             if direct, !context.shuttingDown.load(ordering: .relaxed),
                case .serialized(let bytes, let status, let bodyBytes, true, _) = outcome,
                let sent = sendFromWorker(bytes) {

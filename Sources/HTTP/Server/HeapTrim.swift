@@ -27,12 +27,15 @@ enum HeapTrim {
 
     /// Trims now, and once more a second later: the event loops free the connections' buffers and request
     /// state only after the last response of a burst is sent, after the first trim. Bursts within that
-    /// second share the later trim.
-    static func trimAfterBurst() {
+    /// second share the later trim, and `afterBurst` (`ServerConfiguration.afterBurst`) runs with it: at
+    /// most once a second, however many bursts end in it (the action of the burst that scheduled it; the
+    /// servers of one process share one).
+    static func trimAfterBurst(then afterBurst: (@Sendable () -> Void)? = nil) {
         trim()
         guard !secondTrimScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(1)) {
             secondTrimScheduled.store(false, ordering: .releasing)
+            afterBurst?()
             trim()
         }
     }
