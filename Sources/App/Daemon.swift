@@ -160,6 +160,9 @@ public final class Daemon: @unchecked Sendable {
         c.limits.inMemoryBodyThreshold = config.inMemoryBodyBytes
         c.decodingBudget = decodingBudget
         c.decodingWait = .milliseconds(config.decodingWaitMilliseconds)
+        // The database pages a burst of large writes read through SQLite's memory maps stay in RSS until
+        // the maps go (issue 19); each connection maps again at its next read.
+        if let storage = opened?.storage { c.afterBurst = { storage.releaseMemoryMaps() } }
         c.tempDirectory = config.tempDirectory
         c.serverHeader = "Quartet/\(QuartetVersion.string)"
         if let cert = config.tlsCertificate, let key = config.tlsPrivateKey {
