@@ -4,6 +4,7 @@
 #   Benchmarks/run.sh                         # every section, 10 s per measurement
 #   DURATION=30 Benchmarks/run.sh             # longer measurements
 #   ONLY="parse datastore" Benchmarks/run.sh  # some sections: platform parked writes parse datastore worst couch images backbeam memory
+#   QUARTET_BIN=path Benchmarks/run.sh        # measure that quartet binary instead of building this tree
 #
 # Sections (Benchmarks/sections/<name>.sh, sourced in this order):
 #   platform   GET /health at 64 connections: Quartet, hello-hummingbird, nginx (1 worker, static file);
@@ -148,8 +149,13 @@ echo "building release binaries..."
 # Both servers are built the way they are deployed (the Dockerfile links the Swift runtime statically), so
 # neither pays for dynamic Swift libraries the other avoids.
 STATIC=--static-swift-stdlib
-swift build -c release $STATIC --product quartet >"$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
-QUARTET=$ROOT/.build/release/quartet
+# QUARTET_BIN=path measures another build of quartet (an earlier commit's, to compare) instead of this tree's.
+if [ -n "${QUARTET_BIN:-}" ]; then
+  QUARTET=$QUARTET_BIN
+else
+  swift build -c release $STATIC --product quartet >"$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
+  QUARTET=$ROOT/.build/release/quartet
+fi
 # The Hummingbird comparison server is its own package (Quartet never depends on it).
 HB=${HB_BIN:-}
 # Comparison programs are built only for the sections that use them.
