@@ -2,15 +2,23 @@
 """Peak and settled RSS of a Quartet server while many maximum-size JSON bodies arrive at once (issue 19,
 item 3: 64 concurrent maximum-size bodies keep the peak under 1 GB, and RSS returns to within 20% of idle).
 
-    memory_burst.py --port P --pid PID [--clients 64] [--mib 20] [--endpoint parse|datastore|couch]
-                    [--shape zeros|numbers] [--deadline 300] [--settle 5] [--json FILE]
+    memory_burst.py --port P --pid PID [--clients 64] [--mib 20] [--endpoint parse|datastore|couch|backbeam]
+                    [--shape zeros|numbers|dense|docs|attachments|fields|params|values|json|upload] [--deadline 300]
+                    [--settle 5] [--json FILE]
 
 The body is the one the issue found, `{"a":[0,0,0,...]}` of --mib MiB (--shape zeros; refused by the
 default value limit), or the largest one the default limits accept, 999,000 numbers of 19 digits
 (--shape numbers), or the most values it accepts in the fewest bytes, 999,997 zeros in 2 MB (--shape
 dense). For Datastore it is a `put_delta` form body whose `changes` parameter holds such JSON,
 for Couch a document, or a `_bulk_docs` body of many documents (--shape docs) or of documents with large
-inline base64 attachments (--shape attachments). Every client connects, sends its
+inline base64 attachments (--shape attachments). For Backbeam each client sends its own signed body (a nonce
+is good once; signed as backbeam_sign.py signs): a url-encoded create of --mib MiB (`backbeam.maxBodyBytes`)
+with 250 `set-` text fields (--shape fields: as many parameters as the 256-field limit of an entity lets
+name a field, `set-` names may not repeat), with 2,000 parameters of which 250 are `set-` fields (--shape
+params: the parameter limit), with eight `set-` text values of about 1 MiB (--shape values: the
+value limit), or with `set-` values that are JSON arrays of zeros (--shape json: parsed as JSON and refused
+past the value limit), or a multipart file upload of --mib MiB (--shape upload: `backbeam.maxUploadBytes`;
+the file part, never signed, is the same bytes for every client). Every client connects, sends its
 whole body and reads the answer; all start together. The server's RSS is sampled every 10 ms from
 /proc/PID/status while they run; its VmHWM (the kernel's own peak) is read at the end as well. After the
 burst the script waits --settle seconds and reads RSS again. Statuses are counted: 413/400 (refused
@@ -23,7 +31,8 @@ would leave out pages any server in service holds, and the settled figure would 
 burst left behind. The anonymous and file-backed parts (/proc/PID/smaps_rollup) are reported for both.
 
 Keys from the environment: PARSE_APP_ID, PARSE_REST_KEY (parse), DS_TOKEN (datastore), COUCH_USER
-(default admin) and COUCH_PASSWORD (couch).
+(default admin) and COUCH_PASSWORD (couch), BACKBEAM_KEY, BACKBEAM_SECRET and BACKBEAM_HOST (backbeam: a
+key of the project whose API host is BACKBEAM_HOST).
 """
 import argparse
 import base64
@@ -34,6 +43,8 @@ import sys
 import threading
 import time
 import urllib.parse
+
+from backbeam_sign import canonical, signature, signed_query
 
 
 def status_kb(pid, field):
@@ -63,7 +74,8 @@ def warm_up(port, endpoint, shape, deadline):
     results = [None]
     event = threading.Event()
     event.set()
-    client(port, request_bytes(endpoint, 0, shape, small=True), event, results, 0, deadline)
+    payloads = request_payloads(endpoint, 0, shape, 1, small=True)
+    client(port, payloads[0], event, results, 0, deadline)
     return results[0]
 
 
@@ -145,11 +157,87 @@ def request_bytes(endpoint, mib, shape, small=False):
     return head.encode() + body
 
 
+def backbeam_env():
+    return (os.environ.get("BACKBEAM_KEY", "dev_bench_key"), os.environ.get("BACKBEAM_SECRET", "dev_bench_secret"),
+            os.environ.get("BACKBEAM_HOST", "api-dev-bench.example.com"))
+
+
+def backbeam_create_params(mib, shape, small):
+    """The `set-` parameters of a create body of about --mib MiB (before the signature's few hundred bytes)."""
+    if small:
+        return [("set-name", ["warm-up"])]
+    target = (mib << 20) - 1024
+    if shape == "json":
+        # Percent-encoded, "0," takes four bytes ("0%2C"): eight values of up to 1 MiB decoded.
+        count = 8
+        per = min(1 << 20, target // count // 2) // 2 - 2
+        return [(f"set-j{i}", ["[" + "0," * per + "0]"]) for i in range(count)]
+    if shape == "params":
+        # 2,000 parameters with the four of the signature (`backbeam.maxParameters`): 250 `set-` fields, the
+        # rest names no handler reads (decoded, signed and checked all the same).
+        per = target // 1996 - 12
+        return ([(f"set-f{i:03d}", ["p" * per]) for i in range(250)]
+                + [(f"x{i:04d}", ["q" * per]) for i in range(1746)])
+    count = 250 if shape == "fields" else 8
+    per = min((1 << 20) - 16, target // count - 16)
+    return [(f"set-f{i:03d}", [chr(ord("a") + i % 26) * per]) for i in range(count)]
+
+
+def backbeam_requests(mib, shape, clients, small):
+    """One signed request per client, as lists of byte pieces (what all clients share is one object)."""
+    key, secret, host = backbeam_env()
+    now = int(time.time() * 1000)
+    if shape == "upload":
+        path = "/data/file/upload"
+        boundary = "----quartetburst" + os.urandom(6).hex()
+        size = 500 if small else (mib << 20) - 2048
+        data = os.urandom(size)
+        tail = f"\r\n--{boundary}--\r\n".encode()
+        file_head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"burst.bin\"\r\n"
+                     "Content-Type: application/octet-stream\r\n\r\n").encode()
+        out = []
+        for _ in range(clients):
+            fields = urllib.parse.parse_qsl(signed_query([], "POST", path, key, secret, now))
+            head = b"".join(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n".encode()
+                            for name, value in fields) + file_head
+            length = len(head) + len(data) + len(tail)
+            http = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: multipart/form-data; boundary={boundary}\r\n"
+                    f"Content-Length: {length}\r\nConnection: close\r\n\r\n").encode()
+            out.append([http + head, data, tail])
+        return out
+    path = "/data/burst"
+    params = backbeam_create_params(mib, shape, small)
+    # The large parameters are encoded once; each client adds its own key, nonce, time and signature
+    # (signed_query's signing, without encoding the shared part again).
+    shared = "&".join(urllib.parse.quote(n, safe="") + "=" + urllib.parse.quote(v, safe="")
+                      for n, values in params for v in values).encode()
+    out = []
+    for _ in range(clients):
+        own = [("key", [key]), ("nonce", [os.urandom(16).hex()]), ("time", [str(now)])]
+        own.append(("signature", [signature(secret, canonical(params + own, "POST", path))]))
+        suffix = ("&" + "&".join(urllib.parse.quote(n, safe="") + "=" + urllib.parse.quote(v, safe="")
+                                 for n, values in own for v in values)).encode()
+        http = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                f"Content-Length: {len(shared) + len(suffix)}\r\nConnection: close\r\n\r\n").encode()
+        out.append([http, shared, suffix])
+    return out
+
+
+def request_payloads(endpoint, mib, shape, clients, small=False):
+    """The request of each client as a list of byte pieces: the same for all, except Backbeam's, which are
+    signed one by one."""
+    if endpoint == "backbeam":
+        return backbeam_requests(mib, shape, clients, small)
+    payload = [request_bytes(endpoint, mib, shape, small)]
+    return [payload] * clients
+
+
 def client(port, payload, start, results, index, deadline):
     try:
         s = socket.create_connection(("127.0.0.1", port), timeout=deadline)
         start.wait()
-        s.sendall(payload)
+        for piece in payload:
+            s.sendall(piece)
         data = b""
         while True:
             chunk = s.recv(65536)
@@ -169,10 +257,11 @@ def main():
     ap.add_argument("--pid", type=int, required=True)
     ap.add_argument("--clients", type=int, default=64)
     ap.add_argument("--mib", type=int, default=20)
-    ap.add_argument("--endpoint", default="parse", choices=["parse", "datastore", "couch"])
+    ap.add_argument("--endpoint", default="parse", choices=["parse", "datastore", "couch", "backbeam"])
     ap.add_argument("--deadline", type=float, default=300)
     ap.add_argument("--settle", type=float, default=5)
-    ap.add_argument("--shape", default="zeros", choices=["zeros", "numbers", "dense", "docs", "attachments"])
+    ap.add_argument("--shape", default="zeros", choices=["zeros", "numbers", "dense", "docs", "attachments",
+                                                         "fields", "params", "values", "json", "upload"])
     ap.add_argument("--json")
     args = ap.parse_args()
 
@@ -188,10 +277,11 @@ def main():
     time.sleep(1)
     idle = status_kb(args.pid, "VmRSS")
     idle_anon, idle_file = memory_parts_kb(args.pid)
-    payload = request_bytes(args.endpoint, args.mib, args.shape)
+    payloads = request_payloads(args.endpoint, args.mib, args.shape, args.clients)
+    body_mib = sum(len(piece) for piece in payloads[0]) / 1048576
     start = threading.Event()
     results = [None] * args.clients
-    threads = [threading.Thread(target=client, args=(args.port, payload, start, results, i, args.deadline),
+    threads = [threading.Thread(target=client, args=(args.port, payloads[i], start, results, i, args.deadline),
                                 daemon=True) for i in range(args.clients)]
     for t in threads:
         t.start()
@@ -220,7 +310,7 @@ def main():
               "settledAnonMiB": round(settled_anon / 1024, 1), "settledFileMiB": round(settled_file / 1024, 1),
               "warmUpStatus": warm_status,
               "seconds": round(elapsed, 1), "timedOut": timed_out, "statuses": counts}
-    print(f"{args.endpoint} ({args.shape}): {args.clients} x {len(payload) / 1048576:.1f} MiB: idle {report['idleRSSMiB']} MiB, "
+    print(f"{args.endpoint} ({args.shape}): {args.clients} x {body_mib:.1f} MiB: idle {report['idleRSSMiB']} MiB, "
           f"peak {report['peakRSSMiB']} MiB, {args.settle:g} s after {report['settledRSSMiB']} MiB "
           f"({report['settledOverIdle']}x idle; anonymous {report['idleAnonMiB']} -> {report['settledAnonMiB']} MiB, "
           f"file-backed {report['idleFileMiB']} -> {report['settledFileMiB']} MiB), {report['seconds']} s, statuses {counts}"
