@@ -161,8 +161,9 @@ public final class Daemon: @unchecked Sendable {
         c.decodingBudget = decodingBudget
         c.decodingWait = .milliseconds(config.decodingWaitMilliseconds)
         // The database pages a burst of large writes read through SQLite's memory maps stay in RSS until
-        // the maps go (issue 19); each connection maps again at its next read.
-        if let storage = opened?.storage { c.afterBurst = { storage.releaseMemoryMaps() } }
+        // the maps go, and the connections' page caches stay full (issue 19); each connection maps again
+        // and refills its cache at its next read.
+        if let storage = opened?.storage { c.afterBurst = { storage.releaseMemory() } }
         c.tempDirectory = config.tempDirectory
         c.serverHeader = "Quartet/\(QuartetVersion.string)"
         if let cert = config.tlsCertificate, let key = config.tlsPrivateKey {

@@ -29,7 +29,7 @@ public struct ServerConfiguration: Sendable {
     public var decodingBudget = DecodingBudget(capacity: 256 << 20)
     /// Runs a second after the last charged body of a burst is done (with the second heap trim; at most once
     /// a second), on a utility Dispatch queue: for releasing what the burst left resident outside the heap
-    /// (the daemon releases the storage's memory maps). Nil: nothing.
+    /// (the daemon releases the storage's memory maps and page caches). Nil: nothing.
     public var afterBurst: (@Sendable () -> Void)? = nil
     /// How long a complete request waits for `maxDecodingBytes` to have room before it is answered 503.
     public var decodingWait: Duration = .seconds(2)

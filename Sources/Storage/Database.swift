@@ -102,18 +102,33 @@ public final class Database {
         }
     }
 
-    /// Unmaps the database file from this connection's memory map and lets the next read map it again.
+    /// Unmaps the database file from this connection's memory map and lets the next read map it again, and
+    /// frees the unused pages of its page cache.
     ///
     /// The pages a connection has read through the map stay in the process's resident set (file-backed)
     /// until the map goes: after a burst of large writes that is the better part of RSS (issue 19). SQLite
     /// unmaps when `mmap_size` changes and maps lazily on the next read, so setting it to 0 and back
-    /// releases the map without closing the connection or its cached statements. A no-op on connections
-    /// opened without a map and inside a transaction (a statement could still hold a mapped page; SQLite
-    /// then keeps the map, but the caller should not hold the connection in that state anyway).
-    func releaseMemoryMap() throws {
-        guard mmapSizeBytes > 0, !isClosed, !isInTransaction else { return }
-        try execute("PRAGMA mmap_size = 0")
-        try execute("PRAGMA mmap_size = \(mmapSizeBytes)")
+    /// releases the map without closing the connection or its cached statements. The page cache (up to
+    /// `cache_size`, 2 MiB) is heap memory the connection would otherwise keep for good. A no-op inside a
+    /// transaction (a statement could still hold a mapped page; the caller should not hold the connection
+    /// in that state anyway).
+    func releaseMemory() throws {
+        guard !isClosed, !isInTransaction else { return }
+        if mmapSizeBytes > 0 {
+            try execute("PRAGMA mmap_size = 0")
+            try execute("PRAGMA mmap_size = \(mmapSizeBytes)")
+        }
+        _ = sqlite3_db_release_memory(handle)
+    }
+
+    /// Bytes of heap memory this connection's page cache holds now (`SQLITE_DBSTATUS_CACHE_USED`).
+    var pageCacheBytes: Int {
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        guard !isClosed, sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0) == SQLITE_OK else {
+            return 0
+        }
+        return Int(current)
     }
 
     /// Closes the connection (finalizing cached statements). Further calls throw `StorageError.closed`.

@@ -115,13 +115,12 @@ final class ReaderPool: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Releases the memory map of every connection idle now (see `Database.releaseMemoryMap`), one at a
-    /// time: each is taken out of the pool like a checkout while its map goes, so no caller can use it
-    /// meanwhile, and a caller that wants a connection finds the others. Connections borrowed now keep
-    /// their maps. Returns how many were released.
+    /// Releases the memory map and page cache of every connection idle now (see `Database.releaseMemory`),
+    /// one at a time: each is taken out of the pool like a checkout meanwhile, so no caller can use it, and a
+    /// caller that wants a connection finds the others. Connections borrowed now keep theirs. Returns how
+    /// many were released.
     @discardableResult
-    func releaseMemoryMaps() -> Int {
-        guard options.mmapSizeBytes > 0 else { return 0 }
+    func releaseMemory() -> Int {
         condition.lock()
         let candidates = idle.map(ObjectIdentifier.init)
         condition.unlock()
@@ -134,7 +133,7 @@ final class ReaderPool: @unchecked Sendable {
             }
             let db = idle.remove(at: index)
             condition.unlock()
-            if (try? db.releaseMemoryMap()) != nil { released += 1 }
+            if (try? db.releaseMemory()) != nil { released += 1 }
             checkIn(db)
         }
         return released

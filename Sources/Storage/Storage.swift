@@ -102,17 +102,18 @@ public final class Storage: Sendable {
         }
     }
 
-    /// Releases the memory maps of the connections not in use now: the pool readers' and the immediate
-    /// readers' at once, the writer's as soon as it has no job. The database pages a connection read through
-    /// its map count in the process's RSS (file-backed) until it unmaps; after a burst of large writes that
-    /// is most of RSS (issue 19). Each connection maps again lazily at its next read, so this is for moments
-    /// of quiet (the HTTP server's end of a burst of large bodies), not for every request. Safe from any
-    /// thread; a no-op after `close()`.
-    public func releaseMemoryMaps() {
+    /// Releases the memory maps and page caches of the connections not in use now: the readers' at once,
+    /// the writer's as soon as it has no job. The database pages a connection read through its map count in
+    /// the process's RSS (file-backed) until it unmaps; after a burst of large writes that is most of RSS
+    /// (issue 19). Each connection maps again lazily at its next read and fills its cache again, so this is
+    /// for moments of quiet (the HTTP server's end of a burst of large bodies), not for every request. Safe
+    /// from any thread; a no-op after `close()`.
+    public func releaseMemory() {
         guard !closed.withLock({ $0 }) else { return }
-        readers.releaseMemoryMaps()
-        immediate.releaseMemoryMaps()
-        writer.requestMemoryMapRelease()
+        readers.releaseMemory()
+        lookups.releaseMemory()
+        immediate.releaseMemory()
+        writer.requestMemoryRelease()
     }
 
     /// Group commit: the job runs on the writer thread inside its own SAVEPOINT of a shared transaction;

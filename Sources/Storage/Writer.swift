@@ -15,9 +15,9 @@ final class Writer: @unchecked Sendable {
     /// Set when the writer thread has exited: the connection is then no longer interrupted, so the
     /// checkpoint in `closeConnection` runs undisturbed.
     private var finished = false
-    /// Set by `requestMemoryMapRelease`; the writer thread releases its connection's map when it next has
-    /// nothing to do (between batches, outside any transaction).
-    private var mapReleaseRequested = false
+    /// Set by `requestMemoryRelease`; the writer thread releases its connection's map and page cache when it
+    /// next has nothing to do (between batches, outside any transaction).
+    private var memoryReleaseRequested = false
     /// Touched only by the writer thread while it runs, and by `closeConnection` after it has exited.
     let db: Database
     let maxBatchSize: Int
@@ -114,11 +114,12 @@ final class Writer: @unchecked Sendable {
         db.close()
     }
 
-    /// Asks the writer thread to release its connection's memory map (`Database.releaseMemoryMap`) as soon
-    /// as its queue is empty: the connection is the writer thread's alone, so it cannot be done from here.
-    func requestMemoryMapRelease() {
+    /// Asks the writer thread to release its connection's memory map and page cache
+    /// (`Database.releaseMemory`) as soon as its queue is empty: the connection is the writer thread's
+    /// alone, so it cannot be done from here.
+    func requestMemoryRelease() {
         condition.lock()
-        mapReleaseRequested = true
+        memoryReleaseRequested = true
         condition.signal()
         condition.unlock()
     }
@@ -147,14 +148,14 @@ final class Writer: @unchecked Sendable {
     private func nextBatch() -> [WriteJob]? {
         condition.lock()
         while pending.isEmpty && accepting {
-            if mapReleaseRequested {
+            if memoryReleaseRequested {
                 // Only when idle: checked once per wait, never per job.
-                mapReleaseRequested = false
+                memoryReleaseRequested = false
                 condition.unlock()
                 do {
-                    try db.releaseMemoryMap()
+                    try db.releaseMemory()
                 } catch {
-                    logger.warning("releasing the writer's memory map failed", metadata: ["error": "\(error)"])
+                    logger.warning("releasing the writer's memory map and page cache failed", metadata: ["error": "\(error)"])
                 }
                 condition.lock()
                 continue

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import Storage
 
-/// `Storage.releaseMemoryMaps`: the idle connections unmap the database file (the pages they read through
+/// `Storage.releaseMemory`: the idle connections unmap the database file (the pages they read through
 /// the map leave the process's resident set), borrowed ones keep their maps, and every connection reads
 /// correctly afterwards, mapping the file again.
 final class MemoryMapReleaseTests: XCTestCase {
@@ -44,7 +44,7 @@ final class MemoryMapReleaseTests: XCTestCase {
         XCTAssertEqual(try storage.writeAndWait { try Self.total($0.db) }, 2_000_000)
         XCTAssertGreaterThanOrEqual(try mappings(of: path), 3)
 
-        storage.releaseMemoryMaps()
+        storage.releaseMemory()
         // The pools' idle connections unmap at once; the writer as soon as it is idle, on its own thread.
         XCTAssertTrue(waitUntil { (try? self.mappings(of: path)) == 0 }, "the file is still mapped")
 
@@ -64,31 +64,49 @@ final class MemoryMapReleaseTests: XCTestCase {
             XCTAssertEqual(try Self.total(db), 2_000_000)
             // The only pool reader is borrowed here: nothing of the pool is released, and the read transaction
             // goes on over its mapped pages.
-            let released = storage.readers.releaseMemoryMaps()
+            let released = storage.readers.releaseMemory()
             XCTAssertEqual(try Self.total(db), 2_000_000)
             XCTAssertEqual(try mappings(of: path), 1)
             return released
         }
         XCTAssertEqual(released, 0)
-        XCTAssertEqual(storage.readers.releaseMemoryMaps(), 1)
+        XCTAssertEqual(storage.readers.releaseMemory(), 1)
         XCTAssertEqual(try mappings(of: path), 0)
     }
 
-    func testConnectionsWithoutAMapAreLeftAlone() throws {
+    func testIdleConnectionsFreeTheirPageCaches() throws {
+        let (storage, _) = try makeFilledStorage(readers: 1)
+        // The point-read connections never map: a full scan fills the page cache (up to its 2 MiB).
+        XCTAssertEqual(try storage.readStatement { try Self.total($0) }, 2_000_000)
+        let filled = try storage.lookups.withConnection { $0.pageCacheBytes }
+        XCTAssertGreaterThan(filled, 1 << 20)
+        // The writer copies every page it reads through a write transaction's cache.
+        try storage.writeAndWait { try $0.db.run("UPDATE t SET v = v || 'x'") }
+        let written = try storage.writeAndWait { $0.db.pageCacheBytes }
+        XCTAssertGreaterThan(written, 1 << 20)
+
+        storage.releaseMemory()
+        XCTAssertLessThan(try storage.lookups.withConnection { $0.pageCacheBytes }, filled / 4)
+        // The writer's goes when it is idle; each look is a job of its own, in a transaction of its own.
+        XCTAssertTrue(waitUntil { ((try? storage.writeAndWait { $0.db.pageCacheBytes }) ?? .max) < written / 4 })
+        XCTAssertEqual(try storage.readStatement { try $0.queryOne("SELECT sum(length(v)) FROM t")?[0].int64 }, 2_002_000)
+    }
+
+    func testConnectionsWithoutAMapAreReleasedToo() throws {
         let (storage, _) = try makeStorage(self) { $0.mmapSizeBytes = 0; $0.readerCount = 2 }
         try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
-        XCTAssertEqual(storage.readers.releaseMemoryMaps(), 0)
-        // The point-read pool never maps, whatever the options say.
-        XCTAssertEqual(storage.lookups.releaseMemoryMaps(), 0)
-        storage.releaseMemoryMaps()
+        XCTAssertEqual(storage.readers.releaseMemory(), 2)
+        XCTAssertEqual(storage.lookups.releaseMemory(), 2)
+        storage.releaseMemory()
         XCTAssertEqual(try storage.readStatement { try $0.queryOne("SELECT n FROM t")?[0].int64 }, 1)
+        XCTAssertEqual(try storage.read { try $0.queryOne("SELECT n FROM t")?[0].int64 }, 1)
     }
 
     func testReleasingAfterCloseDoesNothing() throws {
         let (storage, _) = try makeStorage(self)
         storage.close()
-        storage.releaseMemoryMaps()
-        XCTAssertEqual(storage.readers.releaseMemoryMaps(), 0)
+        storage.releaseMemory()
+        XCTAssertEqual(storage.readers.releaseMemory(), 0)
     }
 
     private func waitUntil(_ condition: () -> Bool) -> Bool {
