@@ -21,7 +21,7 @@
 #   images     first-time thumbnails of a 12 MP JPEG through the Files module vs vipsthumbnail; peak RSS
 #              of 16 at once; the cost of a cache hit
 #   backbeam   signed GET by id and a BQL query with a join over 100,000 objects (pre-signed requests)
-#   memory     64 maximum-size JSON bodies at once (Parse, Datastore, Couch): peak RSS, and RSS after the burst
+#   memory     64 maximum-size bodies at once (Parse, Datastore, Couch, Backbeam): peak RSS, and RSS after the burst
 # The bare-SQLite baseline (64 writers, one row per durable transaction) is measured right before and
 # right after each Quartet write measurement it is compared with; the Hummingbird /health rate once per run
 # (in the platform section: the median of rounds alternating with Quartet's).
