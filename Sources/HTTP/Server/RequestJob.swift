@@ -148,14 +148,15 @@ struct RequestJob: Sendable {
         case .bytes(let body): bytes = body
         case .file, .stream: return nil
         }
-        let keepAlive = head.keepAlive && !ResponseHeadWriter.asksToClose(response.headers)
         let code = response.status.code
         let bodyless = head.method == .head || code < 200 || code == 204 || code == 304
-        ResponseHeadWriter.write(into: &out, status: response.status, headers: response.headers,
-                                 date: date, server: server, requestID: requestID,
-                                 body: response.body, chunked: false,
-                                 omitLength: code < 200 || code == 204 || code == 304, keepAlive: keepAlive,
-                                 http10: head.version == .http1_0)
+        // A handler's `Connection: close` is honoured by the writer, which reads the headers anyway.
+        let keepAlive = ResponseHeadWriter.write(into: &out, status: response.status, headers: response.headers,
+                                                 date: date, server: server, requestID: requestID,
+                                                 body: response.body, chunked: false,
+                                                 omitLength: code < 200 || code == 204 || code == 304,
+                                                 keepAlive: head.keepAlive, http10: head.version == .http1_0,
+                                                 closingWhenAsked: true)
         if !bodyless { out.append(contentsOf: bytes) }
         return Encoded(status: code, bodyBytes: bytes.count, keepAlive: keepAlive)
     }

@@ -3,9 +3,164 @@ import Foundation
 
 /// Serializes a response head straight into a byte buffer (no intermediate strings for the fixed parts).
 enum ResponseHeadWriter {
+    /// Serializes the head: the status line, `Date`, the handler's headers (framing and connection headers
+    /// dropped, CR/LF/NUL blanked), `Server`, `X-Request-Id`, the framing and the connection line. With
+    /// `closingWhenAsked`, a handler's `Connection` header asking to close (the first one, as a lookup by
+    /// name finds) turns `keepAlive` off. Returns the `keepAlive` written.
+    ///
+    /// The head is measured first and then written in one piece (see `HeadCursor`); `writePiecewise` writes
+    /// the same bytes one append at a time and is what a disagreement between the two passes falls back to.
+    @discardableResult
     static func write(into out: inout [UInt8], status: HTTPStatus, headers: HTTPHeaders, date: [UInt8],
                       server: [UInt8], requestID: String?, body: ResponseBody, chunked: Bool, omitLength: Bool,
-                      keepAlive: Bool, http10: Bool) {
+                      keepAlive: Bool, http10: Bool, closingWhenAsked: Bool = false) -> Bool {
+        var keepAlive = keepAlive
+        let commonLine = commonStatusLine(status)
+        var size = date.count + crlf.utf8CodeUnitCount
+        if let commonLine {
+            size += commonLine.utf8CodeUnitCount
+        } else {
+            size += statusPrefix.utf8CodeUnitCount + HeadCursor.decimalDigits(status.code) + 1
+                + status.reasonPhrase.utf8.count + crlf.utf8CodeUnitCount
+        }
+        var sawRequestID = false
+        var sawConnection = false
+        var serverOverride: String?
+        headers.fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices {
+                switch role(of: fields[i].name) {
+                case .framing:
+                    continue
+                case .connection:
+                    if closingWhenAsked && !sawConnection {
+                        sawConnection = true
+                        if valueAsksToClose(fields[i].value) { keepAlive = false }
+                    }
+                    continue
+                case .server:
+                    if serverOverride == nil { serverOverride = fields[i].value }
+                    continue
+                case .requestID:
+                    sawRequestID = true
+                case .other:
+                    break
+                }
+                size += fields[i].name.utf8.count + fields[i].value.utf8.count + colonSpace.utf8CodeUnitCount
+                    + crlf.utf8CodeUnitCount
+            }
+        }
+        if let serverOverride {
+            size += serverName.utf8CodeUnitCount + serverOverride.utf8.count + crlf.utf8CodeUnitCount
+        } else {
+            size += server.count
+        }
+        let writesRequestID = requestID.map { !$0.isEmpty } == true && !sawRequestID
+        if writesRequestID, let requestID {
+            size += requestIDName.utf8CodeUnitCount + requestID.utf8.count + crlf.utf8CodeUnitCount
+        }
+        let length = chunked || omitLength ? nil : body.knownLength
+        if chunked {
+            size += chunkedLine.utf8CodeUnitCount
+        } else if let length {
+            size += contentLengthName.utf8CodeUnitCount + HeadCursor.decimalDigits(length) + crlf.utf8CodeUnitCount
+        }
+        if !keepAlive {
+            size += closeLine.utf8CodeUnitCount
+        } else if http10 {
+            size += keepAliveLine.utf8CodeUnitCount
+        }
+        let finalKeepAlive = keepAlive
+        let done = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            var cursor = HeadCursor(base: base, capacity: buffer.count)
+            if let commonLine {
+                cursor.write(commonLine)
+            } else {
+                cursor.write(statusPrefix)
+                cursor.writeDecimal(status.code)
+                cursor.write(byte: UInt8(ascii: " "))
+                cursor.writeSanitized(status.reasonPhrase)
+                cursor.write(crlf)
+            }
+            cursor.write(date)
+            headers.fields.withUnsafeBufferPointer { fields in
+                for i in fields.indices {
+                    switch role(of: fields[i].name) {
+                    case .framing, .connection, .server: continue
+                    case .requestID, .other: break
+                    }
+                    cursor.writeSanitized(fields[i].name)
+                    cursor.write(colonSpace)
+                    cursor.writeSanitized(fields[i].value)
+                    cursor.write(crlf)
+                }
+            }
+            if let serverOverride {
+                cursor.write(serverName)
+                cursor.writeSanitized(serverOverride)
+                cursor.write(crlf)
+            } else {
+                cursor.write(server)
+            }
+            if writesRequestID, let requestID {
+                cursor.write(requestIDName)
+                cursor.writeSanitized(requestID)
+                cursor.write(crlf)
+            }
+            if chunked {
+                cursor.write(chunkedLine)
+            } else if let length {
+                cursor.write(contentLengthName)
+                cursor.writeDecimal(length)
+                cursor.write(crlf)
+            }
+            if !finalKeepAlive {
+                cursor.write(closeLine)
+            } else if http10 {
+                cursor.write(keepAliveLine)
+            }
+            cursor.write(crlf)
+            guard !cursor.overflowed, cursor.count == size else { return false }
+            out.append(contentsOf: cursor.written)
+            return true
+        }
+        if !done {
+            writePiecewise(into: &out, status: status, headers: headers, date: date, server: server,
+                           requestID: requestID, body: body, chunked: chunked, omitLength: omitLength,
+                           keepAlive: finalKeepAlive, http10: http10)
+        }
+        return finalKeepAlive
+    }
+
+    /// What the server does with a handler's header, by its name (ASCII case-insensitive).
+    enum Role {
+        /// `Content-Length`, `Transfer-Encoding`: the server owns framing; dropped.
+        case framing
+        /// `Connection`: the server owns connection management; dropped (it may ask to close).
+        case connection
+        /// `Server`: written in the server line's place.
+        case server
+        /// `X-Request-Id`: written, and the server's own is left out.
+        case requestID
+        case other
+    }
+
+    /// The role of a header name. Names are told apart by length first, so most cost no comparison.
+    static func role(of name: String) -> Role {
+        switch name.utf8.count {
+        case 6: return equalsIgnoringCase(name, "server") ? .server : .other
+        case 10: return equalsIgnoringCase(name, "connection") ? .connection : .other
+        case 12: return equalsIgnoringCase(name, "x-request-id") ? .requestID : .other
+        case 14: return equalsIgnoringCase(name, "content-length") ? .framing : .other
+        case 17: return equalsIgnoringCase(name, "transfer-encoding") ? .framing : .other
+        default: return .other
+        }
+    }
+
+    /// The head written one append at a time: the same bytes as `write` (with `keepAlive` as given).
+    static func writePiecewise(into out: inout [UInt8], status: HTTPStatus, headers: HTTPHeaders, date: [UInt8],
+                               server: [UInt8], requestID: String?, body: ResponseBody, chunked: Bool,
+                               omitLength: Bool, keepAlive: Bool, http10: Bool) {
         if let line = commonStatusLine(status) {
             append(line, to: &out)
         } else {
@@ -95,7 +250,12 @@ enum ResponseHeadWriter {
     /// Whether a handler's headers ask for the connection to close.
     static func asksToClose(_ headers: HTTPHeaders) -> Bool {
         guard let value = headers["Connection"] else { return false }
-        return value.lowercased().split(separator: ",").contains { $0.trimmingOWS() == "close" }
+        return valueAsksToClose(value)
+    }
+
+    /// Whether a `Connection` value lists `close`.
+    static func valueAsksToClose(_ value: String) -> Bool {
+        value.lowercased().split(separator: ",").contains { $0.trimmingOWS() == "close" }
     }
 
     /// Appends `value` in decimal.
