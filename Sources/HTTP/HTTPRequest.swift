@@ -85,10 +85,80 @@ enum RequestTarget {
 
     /// Accepts origin-form ("/a?b") and, for robustness, absolute-form ("http://host/a?b") targets.
     static func split(_ target: String, decodingPath: Bool = true, parsingQuery: Bool = true) throws(HTTPError) -> Parts {
-        // Most targets are a plain origin-form path: nothing to split or decode.
-        if isPlainPath(target) {
-            return Parts(rawPath: target, path: target, query: "", parameters: FormParameters())
+        // An origin-form target (every target the server's parser hands on) is looked at once, on its bytes:
+        // where the query starts, and whether the path has escapes or NUL bytes that decoding must see.
+        var text = target
+        let scan = text.withUTF8 { OriginFormScan($0) }
+        guard let scan else { return try splitOtherForms(target, decodingPath: decodingPath, parsingQuery: parsingQuery) }
+        guard let mark = scan.queryMark else {
+            // Most targets are a plain path: nothing to split or decode. (A NUL byte counts only with an
+            // escape here, as it always has: without one the path was taken as it is.)
+            if !scan.pathHasEscape || !decodingPath {
+                return Parts(rawPath: target, path: target, query: "", parameters: FormParameters())
+            }
+            guard let decoded = PercentDecoding.decodePath(Substring(target)) else {
+                throw .badRequest("invalid percent-encoding in path")
+            }
+            return Parts(rawPath: target, path: decoded, query: "", parameters: FormParameters())
         }
+        let utf8 = target.utf8
+        let markIndex = utf8.index(utf8.startIndex, offsetBy: mark)
+        let rawPath = String(target[..<markIndex])
+        let query = target[utf8.index(after: markIndex)...]
+        let path: String
+        if (scan.pathHasEscape || scan.pathHasNUL) && decodingPath {
+            guard let decoded = PercentDecoding.decodePath(Substring(rawPath)) else {
+                throw .badRequest("invalid percent-encoding in path")
+            }
+            path = decoded
+        } else {
+            path = rawPath
+        }
+        let parameters = try queryParameters(query, parsing: parsingQuery)
+        return Parts(rawPath: rawPath, path: path, query: String(query), parameters: parameters)
+    }
+
+    /// What `split` needs to know of an origin-form target, found in one pass over its bytes.
+    struct OriginFormScan {
+        /// The offset of the first "?", nil without a query.
+        var queryMark: Int?
+        /// The path holds "%": decoding may change it or refuse it.
+        var pathHasEscape = false
+        /// The path holds a NUL byte, which decoding refuses.
+        var pathHasNUL = false
+
+        /// Nil unless the target starts with "/".
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let first = bytes.first, first == UInt8(ascii: "/") else { return nil }
+            var index = 1
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "?") {
+                    queryMark = index
+                    return
+                }
+                if byte == UInt8(ascii: "%") { pathHasEscape = true }
+                if byte == 0 { pathHasNUL = true }
+                index += 1
+            }
+        }
+    }
+
+    /// The query's parameters (empty when not `parsing`, after checking it all the same).
+    private static func queryParameters(_ query: Substring, parsing: Bool) throws(HTTPError) -> FormParameters {
+        guard !query.isEmpty else { return FormParameters() }
+        do {
+            if parsing { return try FormParameters.parse(query, plusIsSpace: true) }
+            try FormParameters.validate(query, plusIsSpace: true)
+            return FormParameters()
+        } catch {
+            throw .badRequest("invalid query string")
+        }
+    }
+
+    /// `split` for a target that does not start with "/": absolute-form, "*", or anything else a caller
+    /// built by hand.
+    private static func splitOtherForms(_ target: String, decodingPath: Bool, parsingQuery: Bool) throws(HTTPError) -> Parts {
         var rest = Substring(target)
         if !rest.hasPrefix("/"), let scheme = rest.range(of: "://") {
             // absolute-form: drop scheme and authority, keep the path (RFC 9112 section 3.2.2).
@@ -113,28 +183,7 @@ enum RequestTarget {
         guard let decoded = decodingPath ? PercentDecoding.decodePath(rawPath) : String(rawPath) else {
             throw .badRequest("invalid percent-encoding in path")
         }
-        var parameters = FormParameters()
-        if !query.isEmpty {
-            do {
-                if parsingQuery {
-                    parameters = try FormParameters.parse(query, plusIsSpace: true)
-                } else {
-                    try FormParameters.validate(query, plusIsSpace: true)
-                }
-            } catch {
-                throw .badRequest("invalid query string")
-            }
-        }
+        let parameters = try queryParameters(query, parsing: parsingQuery)
         return Parts(rawPath: String(rawPath), path: decoded, query: String(query), parameters: parameters)
-    }
-
-    /// Whether `target` starts with "/" and holds no "?" and no "%" (its raw and decoded paths are itself).
-    private static func isPlainPath(_ target: String) -> Bool {
-        var utf8 = target.utf8.makeIterator()
-        guard utf8.next() == UInt8(ascii: "/") else { return false }
-        while let byte = utf8.next() {
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "%") { return false }
-        }
-        return true
     }
 }

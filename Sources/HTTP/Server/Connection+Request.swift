@@ -10,20 +10,22 @@ extension Connection {
         let now = Sys.monotonicNanos()
         deadline = context.bodyDeadline.start(now: now)
         keepAlive = head.keepAlive
-        let configuration = context.configuration
+        // The configuration's fields are read where they are needed: a copy of the whole struct retained
+        // and released each of its strings and arrays on every request.
+        let context = self.context
         let rawPath = Connection.rawPath(of: head.target)
         let table = loop.routeTable()
         // The Host header matters only to groups with a host pattern.
         let resolution = table.resolve(method: head.method, host: table.hasHostGroups ? head.headers["Host"] : nil,
                                        rawPath: rawPath)
-        var threshold = configuration.limits.inMemoryBodyThreshold
+        var threshold = context.configuration.limits.inMemoryBodyThreshold
         if case .matched(let match) = resolution {
-            threshold = match.group.effectiveLimits(configuration.limits).inMemoryBodyThreshold
+            threshold = match.group.effectiveLimits(context.configuration.limits).inMemoryBodyThreshold
         }
         let state = RequestState(head: head, rawPath: rawPath,
                                  requestID: context.requestIDs.id(for: head.headers["X-Request-Id"]),
                                  body: RequestBodyCollector(inMemoryThreshold: threshold,
-                                                            tempDirectory: configuration.tempDirectory),
+                                                            tempDirectory: context.configuration.tempDirectory),
                                  startNanos: now)
         current = state
         var immediate: HTTPError?
@@ -57,7 +59,7 @@ extension Connection {
             return
         }
         if let match = state.match {
-            var limit = match.route.maxBodyBytes ?? match.group.effectiveLimits(configuration.limits).maxBodyBytes
+            var limit = match.route.maxBodyBytes ?? match.group.effectiveLimits(context.configuration.limits).maxBodyBytes
             if let rule = match.route.bodyLimit, hasBody { limit = min(limit, rule(head, rawPath)) }
             do throws(HTTPError) {
                 try parser.setBodyLimit(limit)
@@ -101,8 +103,17 @@ extension Connection {
     /// The path part of a request-target ("/a/b?x" -> "/a/b"); the parser already turned absolute-form
     /// targets into origin form.
     static func rawPath(of target: String) -> String {
-        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
-        return String(target[..<mark])
+        // memchr over the bytes: `utf8.firstIndex(of:)` went through the view's index byte by byte.
+        var text = target
+        let mark = text.withUTF8 { bytes -> Int? in
+            guard let base = bytes.baseAddress, let found = memchr(base, Int32(UInt8(ascii: "?")), bytes.count) else {
+                return nil
+            }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        }
+        guard let mark else { return target }
+        let utf8 = target.utf8
+        return String(target[..<utf8.index(utf8.startIndex, offsetBy: mark)])
     }
 
     /// 414 or 431 when the head exceeds limits the group lowered below the server's.
