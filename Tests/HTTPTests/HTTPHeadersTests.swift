@@ -21,6 +21,25 @@ final class HTTPHeadersTests: XCTestCase {
         XCTAssertEqual(headers.map(\.name).last, "D")
     }
 
+    func testSetOnAbsentOnceAndRepeatedNames() {
+        var headers = HTTPHeaders([("A", "1"), ("B", "2")])
+        headers.set("c", "3")
+        XCTAssertEqual(headers.entries.map(\.name), ["A", "B", "c"])
+        // Present once: replaced in place, with the new spelling of the name.
+        headers.set("b", "9")
+        XCTAssertEqual(headers.entries.map { "\($0.name)=\($0.value)" }, ["A=1", "b=9", "c=3"])
+        // Repeated further on: every later one goes.
+        headers.add("A", "4")
+        headers.add("x", "5")
+        headers.add("a", "6")
+        headers.set("A", "7")
+        XCTAssertEqual(headers.entries.map { "\($0.name)=\($0.value)" }, ["A=7", "b=9", "c=3", "x=5"])
+        XCTAssertEqual(Array(headers).map(\.value), ["7", "9", "3", "5"])
+        XCTAssertEqual(headers, HTTPHeaders([("a", "7"), ("B", "9"), ("C", "3"), ("X", "5")]))
+        XCTAssertNotEqual(headers, HTTPHeaders([("a", "7"), ("B", "9"), ("C", "3")]))
+        XCTAssertEqual(headers.description, "A: 7\nb: 9\nc: 3\nx: 5")
+    }
+
     func testRemove() {
         var headers = HTTPHeaders([("A", "1"), ("B", "2"), ("a", "3")])
         headers.remove("A")
