@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A route chosen for a request.
 struct RouteMatch: Sendable {
     let group: CompiledGroup
@@ -26,7 +32,10 @@ extension RouteTable {
     /// specific one without it. HEAD falls back to GET.
     func resolve(method: HTTPMethod, host: String?, rawPath: String) -> RouteResolution {
         let hostName = hasHostGroups ? host.map(HostPattern.hostName) : nil
-        if let exact = exactRoutes[rawPath], let route = RouteTable.pick(exact.routes, method),
+        // Hashing the whole path costs more than the rest of most lookups: paths of a length no entry has
+        // skip it.
+        if hasExactRoute(ofLength: rawPath.utf8.count), let exact = exactRoutes[rawPath],
+           let route = RouteTable.pick(exact.routes, method),
            !exact.hostGuards.contains(where: { guardGroup in
                guard let hostName, let pattern = guardGroup.host else { return false }
                return pattern.match(hostName) != nil
@@ -148,7 +157,14 @@ extension RouteTable {
     /// Segments were validated when the whole path was decoded, so a failure here cannot happen; the raw
     /// text is kept rather than trapping.
     static func decode(_ segment: Substring) -> String {
-        if !segment.utf8.contains(UInt8(ascii: "%")) { return String(segment) }
+        // memchr over the bytes: `utf8.contains` went through the view's index byte by byte, and a root `*`
+        // route's rest is most of the path.
+        var bytes = segment
+        let escaped = bytes.withUTF8 { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            return memchr(base, Int32(UInt8(ascii: "%")), buffer.count) != nil
+        }
+        if !escaped { return String(segment) }
         return PercentDecoding.decodePath(segment) ?? String(segment)
     }
 }

@@ -151,18 +151,26 @@ final class CompiledGroup: Sendable {
         // Compared and cut on UTF-8 bytes: String.hasPrefix and dropFirst work on Characters, which is
         // slower and, for a prefix followed by a combining mark, not even the same test. Every request
         // tries the groups in turn, so the comparison is a memcmp of the stored prefix bytes.
-        var path = rawPath
-        let matches = path.withUTF8 { bytes -> Bool in
-            guard bytes.count >= prefixBytes.count else { return false }
-            if bytes.count > prefixBytes.count && bytes[prefixBytes.count] != UInt8(ascii: "/") { return false }
-            return prefixBytes.withUnsafeBufferPointer { p in
-                guard let a = bytes.baseAddress, let b = p.baseAddress else { return p.isEmpty }
-                return memcmp(a, b, p.count) == 0
-            }
-        }
+        // The byte count of a string is stored: most groups are ruled out, or not, without reading a byte.
+        guard rawPath.utf8.count >= prefixBytes.count else { return nil }
+        let matches = rawPath.utf8.withContiguousStorageIfAvailable(hasPrefix) ?? {
+            // A small string (up to 15 bytes, stored inline) lends no storage; `withUTF8` copies it.
+            var path = rawPath
+            return path.withUTF8(hasPrefix)
+        }()
         guard matches else { return nil }
         let bytes = rawPath.utf8
         return Substring(bytes[bytes.index(bytes.startIndex, offsetBy: prefixBytes.count)...])
+    }
+
+    /// Whether `bytes` start with the prefix, followed by "/" or nothing.
+    private func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= prefixBytes.count else { return false }
+        if bytes.count > prefixBytes.count && bytes[prefixBytes.count] != UInt8(ascii: "/") { return false }
+        return prefixBytes.withUnsafeBufferPointer { p in
+            guard let a = bytes.baseAddress, let b = p.baseAddress else { return p.isEmpty }
+            return memcmp(a, b, p.count) == 0
+        }
     }
 
     /// The group's limits applied over the server's: a group may only lower them.
@@ -209,6 +217,26 @@ final class RouteTable: Sendable {
         }.map(\.group)
         hasHostGroups = groups.contains { $0.host != nil }
         exactRoutes = RouteTable.exactIndex(groups)
+        var lengths: UInt64 = 0
+        var longest = 0
+        for path in exactRoutes.keys {
+            let length = path.utf8.count
+            if length < 64 { lengths |= 1 << UInt64(length) }
+            longest = max(longest, length)
+        }
+        exactLengths = lengths
+        exactLongest = longest
+    }
+
+    /// The lengths below 64 bytes of the paths in `exactRoutes`, one bit each, and the longest length.
+    private let exactLengths: UInt64
+    private let exactLongest: Int
+
+    /// Whether `exactRoutes` may hold a path of `length` bytes (false means it holds none).
+    func hasExactRoute(ofLength length: Int) -> Bool {
+        if length > exactLongest { return false }
+        if length >= 64 { return true }
+        return exactLengths & (1 << UInt64(length)) != 0
     }
 
     /// Builds `exactRoutes`. A path is left out (and resolved by the walk) when a group without a host

@@ -227,6 +227,46 @@ final class RouterTests: XCTestCase {
         XCTAssertEqual(resolve(router, .get, "/v1/ping"), "plain ping")
     }
 
+    /// Paths of up to 15 bytes are stored inline and lend no storage; longer ones do: both are compared.
+    func testGroupPrefixMatchesShortAndLongPaths() {
+        let router = Router()
+        router.group("/couch").get("/*", tag("couch"))
+        router.group("").get("/*", tag("root"))
+        XCTAssertEqual(resolve(router, .get, "/couch"), "couch")
+        XCTAssertEqual(resolve(router, .get, "/couch/db"), "couch")
+        XCTAssertEqual(resolve(router, .get, "/couchdb"), "root")
+        XCTAssertEqual(resolve(router, .get, "/couc"), "root")
+        XCTAssertEqual(resolve(router, .get, "/couch/a-database-name/a-document-id"), "couch")
+        XCTAssertEqual(resolve(router, .get, "/couchdb-with-a-long-name/x"), "root")
+        XCTAssertEqual(resolve(router, .get, "/cöuch/a-database-name/a-document-id"), "root")
+        let group = CompiledGroup(spec: Router.GroupSpec(prefix: "/couch"))
+        XCTAssertEqual(group.relativePath("/couch/x").map(String.init), "/x")
+        XCTAssertEqual(group.relativePath("/couch/" + String(repeating: "y", count: 30)).map(String.init),
+                       "/" + String(repeating: "y", count: 30))
+        XCTAssertNil(group.relativePath("/cou"))
+        XCTAssertNil(group.relativePath("/couchx/" + String(repeating: "y", count: 30)))
+    }
+
+    /// The whole-path index is consulted only for lengths it holds; every length, short or long, still finds
+    /// its route, and a path of another length goes to the walk.
+    func testWholePathIndexByLength() {
+        let router = Router()
+        let group = router.group("/api")
+        let paths = ["/a", "/" + String(repeating: "b", count: 58), "/" + String(repeating: "c", count: 59),
+                     "/" + String(repeating: "d", count: 80)]
+        for path in paths { group.get(path, tag(path)) }
+        group.get("/*", tag("rest"))
+        let table = router.table()
+        for path in paths {
+            XCTAssertEqual(resolve(router, .get, "/api" + path), path)
+            XCTAssertTrue(table.hasExactRoute(ofLength: ("/api" + path).utf8.count), path)
+        }
+        XCTAssertEqual(resolve(router, .get, "/api/x"), "rest")
+        XCTAssertEqual(resolve(router, .get, "/api/" + String(repeating: "d", count: 81)), "rest")
+        XCTAssertFalse(table.hasExactRoute(ofLength: 200))
+        XCTAssertFalse(table.hasExactRoute(ofLength: 3))
+    }
+
     func testPrefixNormalisation() {
         XCTAssertEqual(Router.normalizePrefix("/parse/"), "/parse")
         XCTAssertEqual(Router.normalizePrefix("parse"), "/parse")
