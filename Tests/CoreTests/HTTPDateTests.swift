@@ -37,6 +37,26 @@ final class HTTPDateTests: XCTestCase {
         }
     }
 
+    /// Years 1000...9999 are written in one piece: checked densely, and across both ends of that range.
+    func testFourDigitYearsMatchGmtime() {
+        // 1000-01-01T00:00:00Z and 10000-01-01T00:00:00Z.
+        let first = -30_610_224_000, end = 253_402_300_800
+        var t = first
+        while t < end {
+            XCTAssertEqual(HTTPDate.format(epochSeconds: t), reference(t), "\(t)")
+            t += 3_156_000_007   // about a century and a few seconds: every weekday, month and time of day
+        }
+        var g = 0x2545_F491_4F6C_DD1D as UInt64
+        for _ in 0..<20_000 {
+            g ^= g << 13; g ^= g >> 7; g ^= g << 17
+            let t = first + Int(g % UInt64(end - first))
+            XCTAssertEqual(HTTPDate.format(epochSeconds: t), reference(t), "\(t)")
+        }
+        for t in [first - 1, first, first + 1, end - 1, end, end + 1, 1_798_761_600, 1_798_761_599] {
+            XCTAssertEqual(HTTPDate.format(epochSeconds: t), reference(t), "\(t)")
+        }
+    }
+
     /// Years that do not fit `tm` (beyond about two billion years): the epoch's text, as `gmtime_r` fails.
     func testYearsBeyondTheCLibrary() {
         for t in [Int.max, Int.min, 67_768_036_191_676_799, 67_768_036_191_676_800, -67_768_040_609_740_800,

@@ -10,6 +10,8 @@ import Darwin
 public enum HTTPDate {
     private static let days: [String] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     /// The month names of both forms, January first.
+    /// The day names (Sunday first) and then the month names, three letters each, for the one-piece writer.
+    private static let dayAndMonthNames: StaticString = "SunMonTueWedThuFriSatJanFebMarAprMayJunJulAugSepOctNovDec"
     static let months: [String] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
                                    "Dec"]
 
@@ -23,6 +25,40 @@ public enum HTTPDate {
         // 1970-01-01 was a Thursday (index 4).
         let weekday = Int(ISO8601.floorDivide(days + 4, 7).1)
         let seconds = Int(secondOfDay)
+        if date.year >= 1000 && date.year <= 9999 && weekday >= 0 && weekday < 7 && date.month >= 1 && date.month <= 12 {
+            // The fixed 29 bytes of every date of years 1000...9999 (all there are in practice), written
+            // straight into the string's storage.
+            return String(unsafeUninitializedCapacity: 29) { buffer in
+                guard buffer.count >= 29, let base = buffer.baseAddress else { return 0 }
+                func digits(_ value: Int, at offset: Int, count: Int) {
+                    var rest = value
+                    var index = offset + count
+                    while index > offset {
+                        index -= 1
+                        base[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                        rest /= 10
+                    }
+                }
+                let names = Self.dayAndMonthNames.utf8Start
+                let day = weekday * 3, month = 21 + (date.month - 1) * 3
+                base[0] = names[day]; base[1] = names[day + 1]; base[2] = names[day + 2]
+                base[3] = UInt8(ascii: ","); base[4] = UInt8(ascii: " ")
+                digits(date.day, at: 5, count: 2)
+                base[7] = UInt8(ascii: " ")
+                base[8] = names[month]; base[9] = names[month + 1]; base[10] = names[month + 2]
+                base[11] = UInt8(ascii: " ")
+                digits(Int(date.year), at: 12, count: 4)
+                base[16] = UInt8(ascii: " ")
+                digits(seconds / 3600, at: 17, count: 2)
+                base[19] = UInt8(ascii: ":")
+                digits(seconds / 60 % 60, at: 20, count: 2)
+                base[22] = UInt8(ascii: ":")
+                digits(seconds % 60, at: 23, count: 2)
+                base[25] = UInt8(ascii: " "); base[26] = UInt8(ascii: "G"); base[27] = UInt8(ascii: "M")
+                base[28] = UInt8(ascii: "T")
+                return 29
+            }
+        }
         // Written as bytes: every file download carries a Last-Modified, and string interpolation of nine
         // pieces cost about 9,000 instructions.
         var out: [UInt8] = []
