@@ -57,7 +57,13 @@ public enum FileServing {
             validators.addHeaders(to: &response.headers, notModified: true)
         } else {
             response = full(validators.rangeApplies(request))
-            validators.addHeaders(to: &response.headers)
+            if response.headers.contains("Last-Modified") {
+                // `full` (`HTTPResponse.file` / `.contents`) wrote `Last-Modified` once, from these validators'
+                // time: setting it again would format the same date to the same text in the same place.
+                if let etag = validators.etag { response.headers.set("ETag", etag) }
+            } else {
+                validators.addHeaders(to: &response.headers)
+            }
         }
         if let cacheControl { response.headers.set("Cache-Control", cacheControl) }
         return response

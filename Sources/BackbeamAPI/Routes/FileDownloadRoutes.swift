@@ -33,11 +33,11 @@ enum FileDownloadRoutes {
         let resize = resizeRequest(call, files)
         guard resize.mode != .original, Identifiers.isObjectID(id),
               let stored = try? files.store.fileContentIfAtHand(space: call.space, id: id),
-              files.blobs.path(for: stored.blob) != nil,
+              files.blobs.contains(stored.blob),
               let cached = files.variants.cachedContents(key: variantKey(call, id: id, stored), request: resize)
         else { return nil }
         defer { files.recordImageWork() }
-        let response = FileServing.respond(contents: cached.bytes, etag: Validators.strongETag(variantETag(id, stored, resize)),
+        let response = FileServing.respond(contents: cached.bytes, etag: quotedVariantETag(id, stored, resize),
                                            request: call.request, contentType: cached.mimeType,
                                            cacheControl: cacheControl(version: version, stored),
                                            lastModified: lastModified(stored))
@@ -94,11 +94,33 @@ enum FileDownloadRoutes {
 
     /// The space is part of the key: object ids are unique only within one environment.
     static func variantKey(_ call: BackbeamCall, id: String, _ stored: StoredFileContent) -> VariantKey {
-        VariantKey(file: "\(call.space.value)/\(id)", version: stored.version)
+        // Bytes gathered in one buffer (a cached download asks for its key on every request): the interpolation
+        // grew its string piece by piece.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(id.utf8.count + 21)
+        bytes.append(contentsOf: String(call.space.value).utf8)
+        bytes.append(UInt8(ascii: "/"))
+        bytes.append(contentsOf: id.utf8)
+        return VariantKey(file: String(decoding: bytes, as: UTF8.self), version: stored.version)
     }
 
     static func variantETag(_ id: String, _ stored: StoredFileContent, _ resize: ResizeRequest) -> String {
         "\(id)-\(stored.version)-" + resize.token
+    }
+
+    /// `Validators.strongETag(variantETag(...))`, written in one buffer for the cached download.
+    static func quotedVariantETag(_ id: String, _ stored: StoredFileContent, _ resize: ResizeRequest) -> String {
+        let token = resize.token
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(id.utf8.count + token.utf8.count + 24)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: id.utf8)
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(contentsOf: String(stored.version).utf8)
+        bytes.append(UInt8(ascii: "-"))
+        bytes.append(contentsOf: token.utf8)
+        bytes.append(UInt8(ascii: "\""))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func cacheControl(version: String?, _ stored: StoredFileContent) -> String {
@@ -131,12 +153,22 @@ enum FileDownloadRoutes {
     /// The `:version` segment: decimal digits, optionally with a fraction of zeros (Android builds `1.0` from a
     /// double, §7.3 item 13). Nil for anything else, which serves the current content with the short cache.
     static func requestedVersion(_ text: String) -> Int? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.count <= 18,
-              whole.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
-        if parts.count == 2 {
-            guard !parts[1].isEmpty, parts[1].utf8.allSatisfy({ $0 == UInt8(ascii: "0") }) else { return nil }
+        // Read on the bytes (every download asks): at most 18 digits, so the value cannot overflow.
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            var value = 0
+            var index = 0
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                guard index < 18 else { return nil }
+                value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            guard index > 0 else { return nil }
+            guard index < bytes.count else { return value }
+            // A fraction: "." and one or more zeros, nothing else.
+            guard bytes[index] == UInt8(ascii: "."), index + 1 < bytes.count else { return nil }
+            for byte in bytes[(index + 1)...] where byte != UInt8(ascii: "0") { return nil }
+            return value
         }
-        return Int(whole)
     }
 }

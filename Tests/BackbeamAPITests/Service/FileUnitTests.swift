@@ -1,6 +1,7 @@
 import XCTest
 import Core
 import Files
+import HTTP
 @testable import BackbeamAPI
 
 /// The pieces of the file endpoints that need no server: MIME types, download versions, image settings.
@@ -31,8 +32,31 @@ final class FileUnitTests: XCTestCase {
         XCTAssertEqual(FileDownloadRoutes.requestedVersion("12"), 12)
         XCTAssertEqual(FileDownloadRoutes.requestedVersion("1.0"), 1)
         XCTAssertEqual(FileDownloadRoutes.requestedVersion("2.00"), 2)
-        for text in ["", "1.5", "1.", ".0", "abc", "-1", "+1", "1e3", String(repeating: "9", count: 40)] {
+        XCTAssertEqual(FileDownloadRoutes.requestedVersion("007"), 7)
+        XCTAssertEqual(FileDownloadRoutes.requestedVersion(String(repeating: "9", count: 18)), 999_999_999_999_999_999)
+        XCTAssertEqual(FileDownloadRoutes.requestedVersion(String(repeating: "9", count: 18) + ".000"), 999_999_999_999_999_999)
+        for text in ["", "1.5", "1.", ".0", "abc", "-1", "+1", "1e3", String(repeating: "9", count: 40),
+                     String(repeating: "9", count: 19), "1.0.0", "1.00a", "1 ", " 1", "1..0", "\u{661}", "1.0\u{0}",
+                     "12345678901234567890.0"] {
             XCTAssertNil(FileDownloadRoutes.requestedVersion(text), text)
+        }
+    }
+
+    /// The cached download's one-buffer entity tag is the worker path's tag, quoted.
+    func testQuotedVariantETagIsTheStrongFormOfTheVariantETag() {
+        let resizes = [ResizeRequest(width: "200", height: "200", thumb: nil, maxSide: 4096),
+                       ResizeRequest(width: "120", height: nil, thumb: nil, maxSide: 4096),
+                       ResizeRequest(width: "64", height: "64", thumb: "top", maxSide: 4096),
+                       ResizeRequest(width: nil, height: nil, thumb: nil, maxSide: 4096)]
+        for id in ["a1b2c3", "", "ünïcode-id", String(repeating: "x", count: 40)] {
+            for version in [1, 0, -3, Int.max] {
+                let stored = StoredFileContent(blob: String(repeating: "0", count: 64), version: version,
+                                               mime: "image/jpeg", size: 10, uploadedAt: 1_700_000_000_000)
+                for resize in resizes {
+                    XCTAssertEqual(FileDownloadRoutes.quotedVariantETag(id, stored, resize),
+                                   Validators.strongETag(FileDownloadRoutes.variantETag(id, stored, resize)))
+                }
+            }
         }
     }
 
