@@ -46,7 +46,9 @@ extension RouteTable {
         }
         var firstGroup: CompiledGroup?
         var pathOwner: (group: CompiledGroup, allowed: [HTTPMethod])?
-        for group in groups {
+        let prefixed = prefixMask(rawPath)
+        for (index, group) in groups.enumerated() {
+            if index < 63 && prefixed & (1 << UInt64(index)) == 0 { continue }
             guard let relative = group.relativePath(rawPath) else { continue }
             var hostParameters: [String: String] = [:]
             if let pattern = group.host {
@@ -56,7 +58,7 @@ extension RouteTable {
             if firstGroup == nil { firstGroup = group }
             if group.onlyRootWildcardTakes(method), let route = RouteTable.pick(group.root.wildcardRoutes, method) {
                 // What the tree walk would give: the wildcard takes the path from its first segment on.
-                let rest = relative.drop { $0 == "/" }
+                let rest = RouteTable.droppingLeadingSlashes(relative)
                 return .matched(RouteMatch(group: group, route: route, pathParameters: [:],
                                            wildcard: RouteTable.decode(rest), hostParameters: hostParameters))
             }
@@ -123,6 +125,17 @@ extension RouteTable {
             return visitor(node.wildcardRoutes, captures, relative[segment.startIndex...])
         }
         return false
+    }
+
+    /// `relative` without its leading "/" characters. Read on the bytes when an ASCII byte follows the
+    /// slashes (a slash then stands alone as a Character); otherwise by Characters, as before, since a
+    /// combining mark would make the last slash part of another Character.
+    static func droppingLeadingSlashes(_ relative: Substring) -> Substring {
+        let utf8 = relative.utf8
+        var index = utf8.startIndex
+        while index < utf8.endIndex, utf8[index] == UInt8(ascii: "/") { index = utf8.index(after: index) }
+        if index == utf8.endIndex || utf8[index] < 0x80 { return relative[index...] }
+        return relative.drop { $0 == "/" }
     }
 
     /// The static-route key of a relative path ("/a/b" -> "a/b", "" or "/" -> ""), or nil when the path

@@ -163,8 +163,10 @@ final class CompiledGroup: Sendable {
         return Substring(bytes[bytes.index(bytes.startIndex, offsetBy: prefixBytes.count)...])
     }
 
-    /// Whether `bytes` start with the prefix, followed by "/" or nothing.
-    private func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether `bytes` start with the prefix, followed by "/" or nothing (always, for the empty prefix:
+    /// `relativePath` takes every path there).
+    func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if prefixBytes.isEmpty { return true }
         guard bytes.count >= prefixBytes.count else { return false }
         if bytes.count > prefixBytes.count && bytes[prefixBytes.count] != UInt8(ascii: "/") { return false }
         return prefixBytes.withUnsafeBufferPointer { p in
@@ -231,6 +233,20 @@ final class RouteTable: Sendable {
     /// The lengths below 64 bytes of the paths in `exactRoutes`, one bit each, and the longest length.
     private let exactLengths: UInt64
     private let exactLongest: Int
+
+    /// One bit per group (in `groups` order, the first 64) whose prefix `rawPath` has: the path's bytes are
+    /// read once for all groups instead of once per group. Groups past the 64th are always marked, so
+    /// `relativePath` decides for them.
+    func prefixMask(_ rawPath: String) -> UInt64 {
+        var path = rawPath
+        return path.withUTF8 { bytes in
+            var mask: UInt64 = groups.count > 64 ? ~0 << 63 : 0
+            for index in groups.indices where index < 64 && groups[index].hasPrefix(bytes) {
+                mask |= 1 << UInt64(index)
+            }
+            return mask
+        }
+    }
 
     /// Whether `exactRoutes` may hold a path of `length` bytes (false means it holds none).
     func hasExactRoute(ofLength length: Int) -> Bool {

@@ -267,6 +267,21 @@ final class RouterTests: XCTestCase {
         XCTAssertFalse(table.hasExactRoute(ofLength: 3))
     }
 
+    /// A root `*` route's rest loses its leading slashes; a slash that a combining mark joins into another
+    /// Character stays, as Character comparison always kept it.
+    func testRootWildcardRestWithoutLeadingSlashes() {
+        let router = Router()
+        router.group("/p").get("/*", tag("p"))
+        XCTAssertEqual(match(router, .get, "/p///a/b")?.wildcard, "a/b")
+        XCTAssertEqual(match(router, .get, "/p/a%20b")?.wildcard, "a b")
+        XCTAssertEqual(match(router, .get, "/p")?.wildcard, "")
+        XCTAssertEqual(match(router, .get, "/p//")?.wildcard, "")
+        XCTAssertEqual(match(router, .get, "/p/\u{301}x")?.wildcard, "/\u{301}x")
+        XCTAssertEqual(match(router, .get, "/p/é")?.wildcard, "é")
+        XCTAssertEqual(RouteTable.droppingLeadingSlashes("//\u{301}x"), "/\u{301}x")
+        XCTAssertEqual(RouteTable.droppingLeadingSlashes("//ab"), "ab")
+    }
+
     func testPrefixNormalisation() {
         XCTAssertEqual(Router.normalizePrefix("/parse/"), "/parse")
         XCTAssertEqual(Router.normalizePrefix("parse"), "/parse")
