@@ -51,8 +51,13 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
         // Borrowed through the buffer rather than copied out entry by entry: a lookup runs for every header
         // an API checks (a dozen per Parse request), and copying each entry retained and released both of
         // its strings. `namesEqual` rejects names of another length before looking at their bytes.
-        fields.withUnsafeBufferPointer { buffer -> String? in
-            for i in buffer.indices where HTTPHeaders.namesEqual(buffer[i].name, name) { return buffer[i].value }
+        // The name's length is read once; a field of another length is passed over without a call.
+        let length = name.utf8.count
+        return fields.withUnsafeBufferPointer { buffer -> String? in
+            for i in buffer.indices where buffer[i].name.utf8.count == length
+                && HTTPHeaders.namesEqual(buffer[i].name, name) {
+                return buffer[i].value
+            }
             return nil
         }
     }
@@ -74,9 +79,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
     public mutating func set(_ name: String, _ value: String) {
         // The usual cases, a name not present or present once, are found in one borrowed pass: no closure
         // per field, no copy of each field's strings.
+        let length = name.utf8.count
         let found = fields.withUnsafeBufferPointer { buffer -> (first: Int?, repeated: Bool) in
             var first: Int?
-            for i in buffer.indices where HTTPHeaders.namesEqual(buffer[i].name, name) {
+            for i in buffer.indices where buffer[i].name.utf8.count == length
+                && HTTPHeaders.namesEqual(buffer[i].name, name) {
                 if first != nil { return (first, true) }
                 first = i
             }
@@ -105,8 +112,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, E
 
     /// True when at least one field of `name` is present.
     public func contains(_ name: String) -> Bool {
-        fields.withUnsafeBufferPointer { buffer in
-            for i in buffer.indices where HTTPHeaders.namesEqual(buffer[i].name, name) { return true }
+        let length = name.utf8.count
+        return fields.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices where buffer[i].name.utf8.count == length
+                && HTTPHeaders.namesEqual(buffer[i].name, name) {
+                return true
+            }
             return false
         }
     }

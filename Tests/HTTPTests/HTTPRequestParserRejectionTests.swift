@@ -33,6 +33,34 @@ final class HTTPRequestParserRejectionTests: XCTestCase {
         guard case .badRequest? = runParser([invalidUTF8]).error else { return XCTFail("invalid UTF-8 target accepted") }
     }
 
+    /// The target is checked eight bytes at a time: a control byte or DEL is refused at every offset of
+    /// long and short targets, and non-ASCII bytes in any word are still checked as UTF-8.
+    func testTargetBytesCheckedAtEveryOffset() {
+        for length in 1..<40 {
+            for position in 0..<length {
+                for bad: UInt8 in [0x00, 0x01, 0x09, 0x0D, 0x1F, 0x7F] {
+                    var target = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    target[position] = bad
+                    let bytes = Array("GET /".utf8) + target + Array(" HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
+                    guard case .badRequest? = runParser([bytes]).error else {
+                        return XCTFail("byte \(bad) at \(position) of \(length) accepted")
+                    }
+                }
+                var valid = [UInt8](repeating: UInt8(ascii: "b"), count: length)
+                valid[position] = 0xC3
+                valid.insert(0xA9, at: position + 1)
+                let good = Array("GET /".utf8) + valid + Array(" HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
+                XCTAssertEqual(runParser([good]).heads.first?.target, "/" + String(decoding: valid, as: UTF8.self))
+                var invalid = [UInt8](repeating: UInt8(ascii: "b"), count: length)
+                invalid[position] = 0xFF
+                let refused = Array("GET /".utf8) + invalid + Array(" HTTP/1.1\r\nHost: h\r\n\r\n".utf8)
+                guard case .badRequest? = runParser([refused]).error else {
+                    return XCTFail("invalid UTF-8 at \(position) of \(length) accepted")
+                }
+            }
+        }
+    }
+
     func testNulAnywhereInHead() {
         assertBadRequest("GET /\0 HTTP/1.1\r\nHost: h\r\n\r\n")
         assertBadRequest("GET / HTTP/1.1\r\nHost: h\0\r\n\r\n")
