@@ -110,10 +110,6 @@ wrk_run() {
   "${timer[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" "$url" >"$OUT/wrk-$name.txt" 2>&1 || summary "  warning ($name): wrk failed: $(tail -2 "$OUT/wrk-$name.txt" | tr "\n" " ")"
   if grep -q "Non-2xx\|Socket errors" "$OUT/wrk-$name.txt"; then
     summary "  warning ($name): $(grep -h 'Non-2xx\|Socket errors' "$OUT/wrk-$name.txt" | tr -s ' ' | tr '\n' ' ')"
-    # Scripts that count statuses (couch-put.lua) say which answers those were.
-    if grep -q '^status [0-9]' "$OUT/wrk-$name.txt"; then
-      summary "  answers ($name): $(grep -h '^status [0-9]\|^first answer not 2xx' "$OUT/wrk-$name.txt" | tr '\n' ' ')"
-    fi
   fi
 }
 

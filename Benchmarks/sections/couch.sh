@@ -54,11 +54,34 @@ C_BULK_GET_RPS=$(rps "$OUT/wrk-couch-bulk-get.txt")
 C_BULK_GET=$(python3 -c "print(round(${C_BULK_GET_RPS:-0} * 100, 1))")
 summary "couch POST /couch/bench/_bulk_get, 100 random ids: $C_BULK_GET_RPS req/s = $C_BULK_GET docs/s (p99 $(p99 "$OUT/wrk-couch-bulk-get.txt")), $CPU_TEXT"
 
+# The PUT answers' statuses, from the server's own counters (quartet_http_requests_total by method and
+# status), so that the load script needs no per-answer hook (see couch-put.lua).
+put_statuses() {
+  curl -s "http://127.0.0.1:$QP/metrics" | python3 -c '
+import re, sys
+for line in sys.stdin:
+    if line.startswith("quartet_http_requests_total{") and "method=\"PUT\"" in line:
+        status = re.search(r"status=\"([0-9]+)\"", line)
+        if status: print(status.group(1), line.rsplit(" ", 1)[1].strip())'
+}
 sqlite_baseline_rps couch-before; BASE_BEFORE=$SQLITE_RPS
+put_statuses >"$OUT/couch-put-statuses-before.txt"
 wrk_run couch-put "http://127.0.0.1:$QP" -s "$LOAD/couch-put.lua"
+put_statuses >"$OUT/couch-put-statuses-after.txt"
 sqlite_baseline_rps couch-after; BASE_AFTER=$SQLITE_RPS
 C_PUT=$(rps "$OUT/wrk-couch-put.txt")
-summary "couch PUT /couch/bench/:new-id (1 KB): $C_PUT req/s (p99 $(p99 "$OUT/wrk-couch-put.txt"))"
+C_PUT_STATUSES=$(python3 -c '
+import sys
+def read(path):
+    counts = {}
+    for line in open(path):
+        status, value = line.split()
+        counts[status] = counts.get(status, 0) + float(value)
+    return counts
+before, after = read(sys.argv[1]), read(sys.argv[2])
+print(", ".join("status %s: %d" % (s, after[s] - before.get(s, 0)) for s in sorted(after) if after[s] - before.get(s, 0) > 0) or "none counted")
+' "$OUT/couch-put-statuses-before.txt" "$OUT/couch-put-statuses-after.txt")
+summary "couch PUT /couch/bench/:new-id (1 KB): $C_PUT req/s (p99 $(p99 "$OUT/wrk-couch-put.txt")); answers counted by the server: $C_PUT_STATUSES"
 
 # `_bulk_docs` with new_edits=false, as a replicator pushes: documents/s against 1000-row transactions into
 # a bare table (the faster of the per-thread and shared modes, 8 writers), taken right before and after.
