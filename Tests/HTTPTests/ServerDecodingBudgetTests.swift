@@ -120,6 +120,16 @@ final class ServerDecodingBudgetTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(runs.get(), 1)
     }
 
+    /// Memory a burst frees after its second trim (the writer's late frees) is trimmed too: the heap is trimmed
+    /// again 2, 4 and 8 s after the burst.
+    func testABurstIsFollowedByLateTrims() {
+        let before = HeapTrim.trims.load(ordering: .relaxed)
+        HeapTrim.trimAfterBurst()
+        // The trim at once, the second a second later, the first late one a second after that.
+        XCTAssertTrue(eventually(6) { HeapTrim.trims.load(ordering: .relaxed) - before >= 3 })
+        XCTAssertEqual(HeapTrim.lateTrimDelays, [1, 3, 7])
+    }
+
     func testChargesAndReleases() {
         // A body may take itself plus 72 bytes for each value it could hold as JSON (one per two bytes, at most
         // the value limit, a million by default).
