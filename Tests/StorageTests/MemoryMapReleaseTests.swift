@@ -7,8 +7,22 @@ import XCTest
 /// correctly afterwards, mapping the file again.
 final class MemoryMapReleaseTests: XCTestCase {
     /// How many times `path` itself (not its -wal or -shm file) is mapped into this process now.
+    /// `/proc/self/maps` is read with `read(2)` until end of file: procfs reports a size of 0, and a reader that
+    /// trusts the size or stops after one buffer sees only the first mappings, which in the whole test process
+    /// (thousands of mappings) left the database's out.
     private func mappings(of path: String) throws -> Int {
-        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        let fd = open("/proc/self/maps", O_RDONLY)
+        guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 { throw CocoaError(.fileReadUnknown) }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        let maps = String(decoding: bytes, as: UTF8.self)
         return maps.split(separator: "\n").filter { $0.hasSuffix(" " + path) }.count
     }
 
