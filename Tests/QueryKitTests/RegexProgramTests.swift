@@ -21,12 +21,16 @@ final class RegexProgramTests: XCTestCase {
         XCTAssertTrue(try m("(?i)HELLO", "hello"))
         XCTAssertTrue(try m("\\Qa.b*c\\E", "xa.b*cx"))
         XCTAssertFalse(try m("\\Qa.b*c\\E", "aXbbc"))
+        XCTAssertTrue(try m("^a*?{$", "aa{"))
+        XCTAssertTrue(try m("^(?:a*)*$", "aaa"))
         let long = String(repeating: "a", count: 50_000) + "b"
         XCTAssertFalse(try m("(a+)+$", long))
         for unsupported in ["(a)\\1", "(?=x)", "(?<=x)", "a++", "(?>a)"] {
             XCTAssertThrowsError(try RegexProgram.compile(unsupported, options: "")) { XCTAssertEqual($0 as? RegexError, .unsupported) }
         }
-        for bad in ["[", "(", "a{2,1}", "*a"] {
+        // A quantifier cannot follow a quantifier ("nothing to repeat" in PCRE and JavaScript); a lazy `?`
+        // and a `{` that opens no bounds are not quantifiers.
+        for bad in ["[", "(", "a{2,1}", "*a", "a**", "a+*", "a??*", "a*?+?", "a{2}{3}", "a{2}*", "(a)?*", "a" + String(repeating: "*", count: 4_000)] {
             XCTAssertThrowsError(try RegexProgram.compile(bad, options: ""), bad) { XCTAssertEqual($0 as? RegexError, .syntax) }
         }
         XCTAssertTrue(try RegexProgram.compile("^(?=.*[0-9])(?=.{8,})", options: "", allowLookaround: true).matches("abcdefg1"))

@@ -57,24 +57,31 @@ struct RegexParser {
         return items.count == 1 ? items[0] : .concat(items)
     }
 
+    /// The atom with its quantifier, if one follows. A second quantifier (`a**`, `a{2}{3}`, `a+?*`) is a
+    /// syntax error, as in PCRE and JavaScript ("nothing to repeat"): accepting it let a 4 KB pattern nest
+    /// thousands of repetitions, and compiling, comparing and freeing that tree recurse once per level.
     mutating func quantified(_ atom: RegexNode) throws(RegexError) -> RegexNode {
-        var node = atom
-        while let c = peek() {
-            var minR = 0, maxR: Int? = nil
-            if c == "*" { i += 1 }
-            else if c == "+" { minR = 1; i += 1 }
-            else if c == "?" { maxR = 1; i += 1 }
-            else if c == "{", let (a, b) = try braces() { minR = a; maxR = b }
-            else { break }
-            if peek() == "?" { i += 1 } else if peek() == "+" { throw RegexError.unsupported }
-            switch node {
-            case .lineStart, .lineEnd, .textStart, .textEnd, .textEndBeforeNewline, .wordBoundary, .lookahead:
-                throw RegexError.syntax
-            default: break
-            }
-            node = .repeated(node, min: minR, max: maxR)
+        guard let (minR, maxR) = try quantifier() else { return atom }
+        if peek() == "?" { i += 1 } else if peek() == "+" { throw RegexError.unsupported }
+        switch atom {
+        case .lineStart, .lineEnd, .textStart, .textEnd, .textEndBeforeNewline, .wordBoundary, .lookahead:
+            throw RegexError.syntax
+        default: break
         }
-        return node
+        guard try quantifier() == nil else { throw RegexError.syntax }
+        return .repeated(atom, min: minR, max: maxR)
+    }
+
+    /// Consumes a quantifier (`*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`) and returns its bounds; nil (and
+    /// nothing consumed) when none follows.
+    private mutating func quantifier() throws(RegexError) -> (min: Int, max: Int?)? {
+        switch peek() {
+        case "*": i += 1; return (0, nil)
+        case "+": i += 1; return (1, nil)
+        case "?": i += 1; return (0, 1)
+        case "{": return try braces().map { (min: $0.0, max: $0.1) }
+        default: return nil
+        }
     }
 
     /// `{n}`, `{n,}`, `{n,m}`; nil (and nothing consumed) when the brace is a literal.
