@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Named metrics with labels, rendered in the Prometheus text exposition format 0.0.4.
 ///
 /// `counter`, `gauge` and `histogram` are get-or-create: the same name and labels always return the same
@@ -9,7 +7,7 @@ import Synchronization
 /// working metric that is not exported (the exposition format cannot hold two types under one name);
 /// that is a programming error this registry survives rather than traps on.
 public final class MetricsRegistry: Sendable {
-    private let families: Mutex<[String: Family]>
+    private let families: Locked<[String: Family]>
 
     /// The kind of a metric family, as written on its `# TYPE` line.
     enum Kind: String, Sendable {
@@ -33,7 +31,7 @@ public final class MetricsRegistry: Sendable {
 
     /// An empty registry.
     public init() {
-        families = Mutex([:])
+        families = Locked([:])
     }
 
     /// The counter `name` with `labels`, created on first use.
