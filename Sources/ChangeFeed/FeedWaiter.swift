@@ -1,5 +1,5 @@
+import Core
 import HTTP
-import Synchronization
 
 /// One parked request of a feed: what it watches, the API's own description of it (`payload`) and where its
 /// answer goes. It holds no thread: the feed evaluates it on a pool thread whenever a change event passes
@@ -30,14 +30,14 @@ public final class FeedWaiter<Payload: Sendable>: Sendable {
         var writer: StreamWriter?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(id: Int, key: String, payload: Payload, cursors: [FeedCursor], parked: ParkedResponse?) {
         self.id = id
         self.key = key
         self.payload = payload
         self.parked = parked
-        state = Mutex(State(cursors: cursors))
+        state = Locked(State(cursors: cursors))
     }
 
     /// The cursors as they are now: as registered, moved on by a stream's chunks.

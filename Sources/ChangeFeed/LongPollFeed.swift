@@ -1,6 +1,6 @@
+import Core
 import HTTP
 import Storage
-import Synchronization
 
 /// The one-shot shape of the change feed (a long poll: Datastore `await`, Couch `feed=longpoll`): a request
 /// is answered at once when the API's evaluator has an answer, else parked, holding no thread, until a change
@@ -39,7 +39,7 @@ public final class LongPollFeed<Payload: Sendable>: Sendable {
     /// `key` already has `maxPerKey` waiters: the API answers with its own "too many" error.
     public func wait(key: String, cursors: [FeedCursor], payload: Payload, timeout: Duration,
                      onTimeout: @escaping @Sendable () -> HTTPResponse) -> Reply? {
-        let slot = Mutex<FeedWaiter<Payload>?>(nil)
+        let slot = Locked<FeedWaiter<Payload>?>(nil)
         let core = self.core
         let parked = ParkedResponse(timeout: timeout) {
             if let waiter = slot.withLock({ $0 }) { _ = waiter.finish(); core.remove(waiter) }

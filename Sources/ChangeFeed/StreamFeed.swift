@@ -1,6 +1,6 @@
+import Core
 import HTTP
 import Storage
-import Synchronization
 
 /// What the evaluator of a stream sends one waiter.
 public struct FeedChunk: Sendable {
@@ -159,10 +159,10 @@ public final class StreamFeed<Payload: Sendable>: Sendable {
 /// Runs `release` when dropped unless `started()` was called: the stream's producer closure holds it, so a
 /// response the server never starts still releases its waiter.
 final class UnstartedRelease: Sendable {
-    private let state: Mutex<(@Sendable () -> Void)?>
+    private let state: Locked<(@Sendable () -> Void)?>
 
     init(_ release: @escaping @Sendable () -> Void) {
-        state = Mutex(release)
+        state = Locked(release)
     }
 
     func started() {

@@ -1,5 +1,5 @@
+import Core
 import Dispatch
-import Synchronization
 
 /// Drains an outbox (mails, push notifications) on its own serial queue after commits: `kick()` after a
 /// transaction queued rows, and once at start for rows left queued by a stop. A kick while a drain runs
@@ -13,7 +13,7 @@ final class OutboxWorker: Sendable {
     }
 
     private let queue: DispatchQueue
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Handles up to a batch of queued rows; returns true when it handled a full batch (more may wait) and
     /// false when the outbox is empty or reading it failed (the next kick retries).
     private let drain: @Sendable () -> Bool

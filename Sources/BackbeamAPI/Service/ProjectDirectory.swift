@@ -1,5 +1,4 @@
 import Core
-import Synchronization
 
 /// One project as requests see it: where it comes from, its keys and schema, and its two spaces.
 public struct Project: Sendable {
@@ -65,7 +64,7 @@ public struct Project: Sendable {
 public final class ProjectDirectory: Sendable {
     private let declared: [String: Project]
     private let store: any BackbeamStore
-    private let created = Mutex<[String: Project]>([:])
+    private let created = Locked<[String: Project]>([:])
     private let nonces: NonceReplayCaches
 
     /// The directory over the declared projects (whose spaces must exist) and the store; every project's

@@ -1,6 +1,6 @@
 import ChangeFeed
+import Core
 import HTTP
-import Synchronization
 
 /// One `_changes` request that waits (longpoll, continuous, eventsource): what it reads, how its answer is
 /// finished, and how far it got. The feed's waiters carry it as their payload.
@@ -32,7 +32,7 @@ final class ChangesFeedState: Sendable {
     let attachments: AttachmentSource
     /// Adds Couch's headers (request id, CORS, a refreshed cookie) to an answer of this request.
     let finish: @Sendable (HTTPResponse) -> HTTPResponse
-    private let progress: Mutex<Progress>
+    private let progress: Locked<Progress>
 
     init(databaseID: Int64, options: ChangesOptions, selection: ChangesSelection, shape: Shape, since: Int64,
          attachments: AttachmentSource, finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse) {
@@ -42,7 +42,7 @@ final class ChangesFeedState: Sendable {
         self.shape = shape
         self.attachments = attachments
         self.finish = finish
-        progress = Mutex(Progress(position: since))
+        progress = Locked(Progress(position: since))
     }
 
     /// The change topic of the database.

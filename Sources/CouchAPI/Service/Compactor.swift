@@ -1,13 +1,13 @@
+import Core
 import Dispatch
 import Logging
-import Synchronization
 
 /// Runs database compactions (§5.12) in the background, one at a time per database, and says which are
 /// running (`compact_running`).
 final class Compactor: Sendable {
     private let store: any CouchStore
     private let logger: Logger
-    private let running = Mutex<Set<String>>([])
+    private let running = Locked<Set<String>>([])
     private let queue = DispatchQueue(label: "quartet.couch.compaction", qos: .utility)
 
     init(store: any CouchStore, logger: Logger) {

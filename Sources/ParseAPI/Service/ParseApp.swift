@@ -2,7 +2,6 @@ import Core
 import HTTP
 import Logging
 import Storage
-import Synchronization
 
 /// Everything a Parse request needs, shared by all worker threads (immutable after start-up).
 final class ParseApp: Sendable {
@@ -22,7 +21,7 @@ final class ParseApp: Sendable {
     /// Client addresses behind `parse.trustProxy` (spec §3.3).
     let addresses: ClientAddressResolver
     /// The daemon's view of readiness, if it gave one (see `ParseService.setHealthProvider`).
-    let health = Mutex<(@Sendable () -> ParseHealthState)?>(nil)
+    let health = Locked<(@Sendable () -> ParseHealthState)?>(nil)
     /// Request counters by "method pattern status", cached: a registry lookup builds label text under a
     /// lock on every call, which is measurable on cheap requests.
     let requestCounters = RequestCounters()

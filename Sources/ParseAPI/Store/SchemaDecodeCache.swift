@@ -1,5 +1,5 @@
+import Core
 import Foundation
-import Synchronization
 
 /// Decoded class schemas keyed by the exact stored text they came from.
 ///
@@ -20,7 +20,7 @@ final class SchemaDecodeCache: Sendable {
     /// Class names are client-chosen (clients may create classes), so the cache is bounded; when full it
     /// starts over, which only costs decoding again.
     private let capacity = 512
-    private let entries = Mutex<[String: (stored: Stored, schema: ClassSchema)]>([:])
+    private let entries = Locked<[String: (stored: Stored, schema: ClassSchema)]>([:])
 
     /// The schema decoded earlier from exactly `stored`, if any.
     func schema(_ className: String, _ stored: Stored) -> ClassSchema? {
