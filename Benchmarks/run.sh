@@ -23,8 +23,9 @@
 #   backbeam   signed GET by id and a BQL query with a join over 100,000 objects (pre-signed requests)
 #   memory     64 maximum-size bodies at once (Parse, Datastore, Couch, Backbeam): peak RSS, and RSS after the burst
 # The bare-SQLite baseline (64 writers, one row per durable transaction) is measured right before and
-# right after each Quartet write measurement it is compared with; the Hummingbird /health rate once per run
-# (in the platform section: the median of rounds alternating with Quartet's).
+# right after each Quartet write measurement it is compared with. Hummingbird's /health rate is measured in
+# rounds alternating with Quartet's: /health in the platform section, and each read held against it in the
+# couch and backbeam sections (medians of PAIRED_ROUNDS rounds); the parse section's once per run.
 #
 # Every server is started here on 127.0.0.1 (ephemeral ports), measured, and stopped by this script.
 # Results (raw wrk output, logs, summary.txt) go to Benchmarks/results/<timestamp>/.
@@ -36,6 +37,8 @@ CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 # Alternating measurement rounds of Quartet and Hummingbird in the platform section.
 PLATFORM_ROUNDS=${PLATFORM_ROUNDS:-3}
+# Alternating rounds of each read measured against Hummingbird in the couch and backbeam sections.
+PAIRED_ROUNDS=${PAIRED_ROUNDS:-3}
 ONLY=${ONLY:-all}
 SECTIONS="platform parked writes parse datastore worst couch images backbeam memory"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
@@ -155,7 +158,7 @@ fi
 # The Hummingbird comparison server is its own package (Quartet never depends on it).
 HB=${HB_BIN:-}
 # Comparison programs are built only for the sections that use them.
-if [ -z "$HB" ] && [ -f Benchmarks/hello-hummingbird/Package.swift ] && { selected platform || selected parse; }; then
+if [ -z "$HB" ] && [ -f Benchmarks/hello-hummingbird/Package.swift ] && { selected platform || selected parse || selected couch || selected backbeam; }; then
   swift build -c release $STATIC --package-path Benchmarks/hello-hummingbird >>"$OUT/build.log" 2>&1
   HB_DIR=$(swift build -c release $STATIC --package-path Benchmarks/hello-hummingbird --show-bin-path)
   for name in HelloHummingbird hello-hummingbird; do [ -x "$HB_DIR/$name" ] && HB=$HB_DIR/$name; done
@@ -201,6 +204,38 @@ start_hummingbird() {
   "$HB" "$HP" >"$OUT/hummingbird.log" 2>&1 & HPID=$!; PIDS+=("$HPID")
   wait_port "$HP"; sleep 1
   summary "hummingbird idle RSS: $(rss_kb "$HPID") kB, threads: $(threads_of "$HPID")"
+}
+# paired_rounds NAME PID MEASURE [ARGS...]: PAIRED_ROUNDS rounds, each a Quartet measurement (MEASURE called with
+# NAME-ROUND and ARGS, which runs wrk into OUT/wrk-NAME-ROUND.txt; PID is the Quartet measured) and then GET
+# /health on Hummingbird, started here beside it. Sets PAIR_Q and PAIR_H (the medians of the rounds' req/s) and
+# PAIR_Q_CPU and PAIR_H_CPU (the medians of the server CPU µs per request); PAIR_H is empty without Hummingbird.
+# Why: a ratio near 1.0x against a Hummingbird rate measured minutes earlier moved by a quarter between two
+# runs on this two-core machine, as the machine's own speed drifts; alternating rounds, as the platform section
+# does for /health, put both rates of a ratio under the same drift.
+paired_rounds() {
+  local name=$1 pid=$2 measure=$3 round before; shift 3
+  local q=() h=() qc=() hc=()
+  PAIR_Q=""; PAIR_H=""; PAIR_Q_CPU=""; PAIR_H_CPU=""
+  start_hummingbird || true
+  for round in $(seq 1 "$PAIRED_ROUNDS"); do
+    before=$(cpu_ticks "$pid")
+    "$measure" "$name-$round" "$@"
+    cpu_per_request "$name-$round" "$before" "$(cpu_ticks "$pid")"; qc+=("$CPU_US")
+    q+=("$(rps "$OUT/wrk-$name-$round.txt")")
+    summary "  round $round: $name ${q[-1]} req/s (p99 $(p99 "$OUT/wrk-$name-$round.txt")); CPU per request: $CPU_TEXT"
+    if [ -n "$HPID" ]; then
+      before=$(cpu_ticks "$HPID")
+      wrk_run "hummingbird-$name-$round" "http://127.0.0.1:$HP/health"
+      cpu_per_request "hummingbird-$name-$round" "$before" "$(cpu_ticks "$HPID")"; hc+=("$CPU_US")
+      h+=("$(rps "$OUT/wrk-hummingbird-$name-$round.txt")")
+      summary "  round $round: hummingbird GET /health ${h[-1]} req/s; CPU per request: $CPU_TEXT"
+    fi
+  done
+  PAIR_Q=$(median "${q[@]}"); PAIR_Q_CPU=$(median "${qc[@]}")
+  if [ -n "$HPID" ]; then
+    PAIR_H=$(median "${h[@]}"); PAIR_H_CPU=$(median "${hc[@]}")
+    stop "$HPID"
+  fi
 }
 # sqlite_baseline_rps: one row per durable transaction into a bare table from 64 threads, both with a
 # connection per thread and with one shared connection; the faster of the two is the baseline (SQLITE_RPS).
