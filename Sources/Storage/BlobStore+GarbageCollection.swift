@@ -45,6 +45,8 @@ extension BlobStore {
     private func unlinkUnlessRefreshed(_ hashes: [String], cutoff: Int64) -> Int {
         var count = 0
         fileLock.withLock {
+            // Before any file goes: a presence remembered from before must not outlive it.
+            if !hashes.isEmpty { presence.forgetAll() }
             for hash in Set(hashes) {
                 guard let location = location(for: hash),
                       let modified = FileIO.modifiedMillis(location.file), modified <= cutoff else { continue }

@@ -43,3 +43,86 @@ final class BlobPresenceTests: XCTestCase {
         XCTAssertFalse(BlobStore.isValidHash(String(repeating: "0123456789abcdeF", count: 4)))
     }
 }
+
+/// `BlobStore.recentlyContains`: `contains` answered from memory for a second, but never past a removal the
+/// store made itself, and a file removed from outside noticed once its entry is old.
+final class BlobPresenceMemoTests: XCTestCase {
+    /// A clock the test moves by hand.
+    final class ManualClock: @unchecked Sendable {
+        private let now = Locked<UInt64>(1_000)
+        func advance(_ nanos: UInt64) { now.withLock { $0 += nanos } }
+        var read: @Sendable () -> UInt64 { { [self] in now.withLock { $0 } } }
+    }
+
+    private func makeStore(_ clock: ManualClock) throws -> (BlobStore, Storage) {
+        let (storage, dir) = try makeStorage(self)
+        try Migrator.migrate(storage, migrations: [Migration(version: 1, name: "core", sql: """
+            CREATE TABLE quartet_blobs (hash TEXT PRIMARY KEY, size INTEGER NOT NULL,
+                refcount INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, unreferenced_since INTEGER);
+            """)])
+        let memo = BlobPresenceMemo(lifetimeNanos: 1_000_000_000, clock: clock.read)
+        let store = try BlobStore(directory: dir + "/blobs", storage: storage, tempDirectory: nil, presence: memo)
+        return (store, storage)
+    }
+
+    func testAFileRemovedFromOutsideIsNoticedOnceItsEntryIsOld() throws {
+        let clock = ManualClock()
+        let (store, _) = try makeStore(clock)
+        let stored = try store.store(bytes: Array("original".utf8))
+        let file = try XCTUnwrap(store.path(for: stored.hash))
+        XCTAssertTrue(store.recentlyContains(stored.hash))
+        try FileManager.default.removeItem(atPath: file)
+        XCTAssertFalse(store.contains(stored.hash))
+        // Seen less than a second ago: answered from memory.
+        clock.advance(999_000_000)
+        XCTAssertTrue(store.recentlyContains(stored.hash))
+        // A second after it was seen, the disk is asked again.
+        clock.advance(1_000_000)
+        XCTAssertFalse(store.recentlyContains(stored.hash))
+        // Absence is never remembered: the file back, it is found at once.
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("original".utf8)))
+        XCTAssertTrue(store.recentlyContains(stored.hash))
+        // Malformed and unknown hashes are as `contains` answers.
+        XCTAssertFalse(store.recentlyContains("../etc/passwd"))
+        XCTAssertFalse(store.recentlyContains(String(repeating: "ab", count: 32)))
+    }
+
+    func testGarbageCollectionForgetsWhatWasSeenBeforeItRemovesFiles() throws {
+        let clock = ManualClock()
+        let (store, storage) = try makeStore(clock)
+        let released = try store.store(bytes: Array("released".utf8)).hash
+        let kept = try store.store(bytes: Array("kept".utf8)).hash
+        try storage.writeAndWait { ctx in
+            try store.retain(released, in: ctx)
+            try store.retain(kept, in: ctx)
+        }
+        try storage.writeAndWait { try store.release(released, in: $0) }
+        XCTAssertTrue(store.recentlyContains(released))
+        XCTAssertTrue(store.recentlyContains(kept))
+        // Unreferenced for two hours, and its file as old: collected.
+        let file = try XCTUnwrap(store.path(for: released))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: file)
+        try storage.writeAndWait { ctx in
+            try ctx.db.run("UPDATE quartet_blobs SET unreferenced_since = unreferenced_since - 7200000 WHERE hash = ?",
+                           [.text(released)])
+        }
+        XCTAssertEqual(try store.collectGarbage(olderThan: .seconds(3600)), 1)
+        // The clock has not moved: only the collection's own forgetting makes the removal seen at once.
+        XCTAssertFalse(store.recentlyContains(released))
+        XCTAssertTrue(store.recentlyContains(kept))
+    }
+
+    func testTheMemoStaysBounded() throws {
+        let clock = ManualClock()
+        let memo = BlobPresenceMemo(lifetimeNanos: 1_000_000_000, clock: clock.read)
+        var looks = 0
+        for index in 0..<(BlobPresenceMemo.capacity * 2 + 1) {
+            XCTAssertTrue(memo.contains(String(index)) { _ in looks += 1; return true })
+        }
+        XCTAssertEqual(looks, BlobPresenceMemo.capacity * 2 + 1)
+        // The last one entered after the memo was last emptied: still remembered.
+        XCTAssertTrue(memo.contains(String(BlobPresenceMemo.capacity * 2)) { _ in looks += 1; return false })
+        XCTAssertEqual(looks, BlobPresenceMemo.capacity * 2 + 1)
+        XCTAssertEqual(memo.rememberedCount, 1)
+    }
+}

@@ -25,15 +25,15 @@ enum FileDownloadRoutes {
     }
 
     /// `download` for a resized variant whose bytes are held in memory, answered without waiting and without
-    /// opening a file: the file's row through a free read connection, the original's presence, the variant
-    /// from memory. The same response `download` gives; nil for anything else (an original, a variant not in
+    /// opening a file: the file's row through a free read connection, the original's presence (from memory
+    /// when it was seen within the last second, `BlobStore.recentlyContains`), the variant from memory. The same response `download` gives; nil for anything else (an original, a variant not in
     /// memory, an unknown file, no connection free), which `download` answers on a worker.
     static func attemptDownload(_ call: BackbeamCall, version: String?, _ files: FileServices) -> BackbeamReply? {
         let id = call.path("id")
         let resize = resizeRequest(call, files)
         guard resize.mode != .original, Identifiers.isObjectID(id),
               let stored = try? files.store.fileContentIfAtHand(space: call.space, id: id),
-              files.blobs.contains(stored.blob),
+              files.blobs.recentlyContains(stored.blob),
               let cached = files.variants.cachedContents(key: variantKey(call, id: id, stored), request: resize)
         else { return nil }
         defer { files.recordImageWork() }
