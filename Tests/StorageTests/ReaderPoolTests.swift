@@ -78,4 +78,23 @@ final class ReaderPoolTests: XCTestCase {
         storage.close()
         assertStorageError(try storage.read { _ in 1 }) { $0 == .closed }
     }
+
+    /// A connection borrowed while statistics are reloaded is replaced when it comes back; without a reload
+    /// the same connection is handed out again (check-in's fast path for generation 0 keeps it).
+    func testAConnectionBorrowedDuringAStatisticsReloadIsReplacedOnCheckIn() throws {
+        let (storage, _) = try makeStorage(self) { $0.readerCount = 1 }
+        let pool = storage.immediate
+        func identity() throws -> ObjectIdentifier? { try pool.withConnectionIfFree { ObjectIdentifier($0) } }
+        let first = try XCTUnwrap(try identity())
+        XCTAssertEqual(try identity(), first)
+        let borrowed = try pool.withConnectionIfFree { db -> ObjectIdentifier in
+            pool.reloadStatistics()
+            return ObjectIdentifier(db)
+        }
+        XCTAssertEqual(borrowed, first)
+        let renewed = try XCTUnwrap(try identity())
+        XCTAssertNotEqual(renewed, first)
+        // Current from then on: kept.
+        XCTAssertEqual(try identity(), renewed)
+    }
 }
