@@ -115,6 +115,40 @@ final class ResizeRequestTests: XCTestCase {
                        ResizeRequest(width: nil, height: nil, thumb: "100x100f").token)
     }
 
+    /// The token is written as bytes; it names every mode with the text it always had (variant files on disk
+    /// and ETags clients hold are keyed by it).
+    func testTokensKeepTheirText() {
+        func expected(_ mode: ResizeRequest.Mode) -> String {
+            switch mode {
+            case .original: return "original"
+            case .fit(let w, let h): return "fit-\(w ?? 0)x\(h ?? 0)"
+            case .cover(let w, let h, let anchor):
+                return "cover-\(w)x\(h)" + (anchor == .center ? "" : anchor == .top ? "t" : "b")
+            case .scaleToWidth(let w): return "width-\(w)"
+            case .scaleToHeight(let h): return "height-\(h)"
+            }
+        }
+        let sides = [1, 2, 9, 10, 11, 99, 100, 101, 200, 999, 1000, 1024, 4095, 4096, 9999, 10_000, 65_535, 65_536]
+        var modes: [ResizeRequest.Mode] = [.original]
+        for w in sides {
+            modes += [.fit(width: w, height: nil), .fit(width: nil, height: w), .scaleToWidth(w), .scaleToHeight(w)]
+            for h in [1, 10, 200, 4096, 65_536] {
+                modes += [.fit(width: w, height: h), .cover(width: w, height: h, anchor: .center),
+                          .cover(width: w, height: h, anchor: .top), .cover(width: w, height: h, anchor: .bottom)]
+            }
+        }
+        for mode in modes {
+            let request = ResizeRequest(mode: mode, maxSide: ResizeRequest.largestMaxSide)
+            XCTAssertEqual(request.token, expected(request.mode), "\(mode)")
+        }
+        XCTAssertEqual(ResizeRequest(width: "200", height: "200", thumb: nil).token, "fit-200x200")
+        for value in [0, 7, 10, 123_456_789, Int.max, -1, -45, Int.min] {
+            var bytes: [UInt8] = []
+            ResizeRequest.appendDecimal(value, to: &bytes)
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), String(value))
+        }
+    }
+
     /// Random parameter texts never trap and always give a normalised mode.
     func testRandomInputsNeverTrap() {
         var generator = SystemRandomNumberGenerator()

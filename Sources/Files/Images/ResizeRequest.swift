@@ -159,13 +159,52 @@ public struct ResizeRequest: Sendable, Hashable {
 
     /// A short stable text naming the mode, part of a variant's cache key ("fit-200x0", "cover-100x100t").
     public var token: String {
+        // Written as bytes into one buffer (a cached download puts it in its ETag on every request): the
+        // interpolations formatted and joined their pieces as strings, about 1,000 instructions.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func put(_ text: StaticString) {
+            text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
         switch mode {
-        case .original: return "original"
-        case .fit(let w, let h): return "fit-\(w ?? 0)x\(h ?? 0)"
+        case .original:
+            put("original")
+        case .fit(let w, let h):
+            put("fit-")
+            Self.appendDecimal(w ?? 0, to: &bytes)
+            put("x")
+            Self.appendDecimal(h ?? 0, to: &bytes)
         case .cover(let w, let h, let anchor):
-            return "cover-\(w)x\(h)" + (anchor == .center ? "" : anchor == .top ? "t" : "b")
-        case .scaleToWidth(let w): return "width-\(w)"
-        case .scaleToHeight(let h): return "height-\(h)"
+            put("cover-")
+            Self.appendDecimal(w, to: &bytes)
+            put("x")
+            Self.appendDecimal(h, to: &bytes)
+            if anchor == .top { put("t") } else if anchor == .bottom { put("b") }
+        case .scaleToWidth(let w):
+            put("width-")
+            Self.appendDecimal(w, to: &bytes)
+        case .scaleToHeight(let h):
+            put("height-")
+            Self.appendDecimal(h, to: &bytes)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `value` in decimal, as `String(value)` writes it.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        // Sides are clamped and positive; anything else takes the general path.
+        guard value >= 0 else {
+            bytes.append(contentsOf: String(value).utf8)
+            return
+        }
+        var divisor = 1
+        // `divisor <= value / 10` keeps `divisor * 10 <= value`: no overflow.
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
     }
 }
