@@ -116,13 +116,30 @@ final class BlobPresenceMemoTests: XCTestCase {
         let clock = ManualClock()
         let memo = BlobPresenceMemo(lifetimeNanos: 1_000_000_000, clock: clock.read)
         var looks = 0
-        for index in 0..<(BlobPresenceMemo.capacity * 2 + 1) {
-            XCTAssertTrue(memo.contains(String(index)) { _ in looks += 1; return true })
+        // Distinct hex strings (multiplying by an odd number is one-to-one), their first 16 digits varying.
+        let hashes = (0..<UInt64(BlobPresenceMemo.capacity * 4)).map { index -> String in
+            let digits = String(index &* 0x9E37_79B9_7F4A_7C15, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits + String(repeating: "0", count: 48)
         }
-        XCTAssertEqual(looks, BlobPresenceMemo.capacity * 2 + 1)
-        // The last one entered after the memo was last emptied: still remembered.
-        XCTAssertTrue(memo.contains(String(BlobPresenceMemo.capacity * 2)) { _ in looks += 1; return false })
-        XCTAssertEqual(looks, BlobPresenceMemo.capacity * 2 + 1)
-        XCTAssertEqual(memo.rememberedCount, 1)
+        XCTAssertEqual(Set(hashes).count, hashes.count)
+        for hash in hashes {
+            XCTAssertTrue(memo.contains(hash) { _ in looks += 1; return true })
+        }
+        XCTAssertEqual(looks, hashes.count)
+        XCTAssertLessThanOrEqual(memo.rememberedCount, BlobPresenceMemo.capacity)
+        XCTAssertGreaterThan(memo.rememberedCount, BlobPresenceMemo.capacity / 2)
+        // The last one entered holds its place: answered from memory.
+        XCTAssertTrue(memo.contains(hashes[hashes.count - 1]) { _ in looks += 1; return false })
+        XCTAssertEqual(looks, hashes.count)
+        // A hash sharing a place with a remembered one is not taken for it.
+        let last = hashes[hashes.count - 1]
+        guard let twin = hashes.dropLast().last(where: { BlobPresenceMemo.slot(of: $0) == BlobPresenceMemo.slot(of: last) })
+        else { return XCTFail("no two hashes share a place among \(hashes.count)") }
+        XCTAssertFalse(memo.contains(twin) { _ in looks += 1; return false })
+        XCTAssertEqual(looks, hashes.count + 1)
+        // Short and empty strings get a place in range too.
+        for text in ["", "a", "abcdefg", "é"] {
+            XCTAssertTrue((0..<BlobPresenceMemo.capacity).contains(BlobPresenceMemo.slot(of: text)))
+        }
     }
 }
