@@ -143,9 +143,7 @@ final class ResizeRequestTests: XCTestCase {
         }
         XCTAssertEqual(ResizeRequest(width: "200", height: "200", thumb: nil).token, "fit-200x200")
         for value in [0, 7, 10, 123_456_789, Int.max, -1, -45, Int.min] {
-            var bytes: [UInt8] = []
-            ResizeRequest.appendDecimal(value, to: &bytes)
-            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), String(value))
+            XCTAssertEqual(ResizeRequest.tokenDecimal(value), String(value))
         }
     }
 

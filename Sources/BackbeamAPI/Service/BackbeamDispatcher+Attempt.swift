@@ -36,7 +36,8 @@ extension BackbeamDispatcher {
         guard let reply = prepare(call) else { return nil }
         guard options.signed else {
             // An unsigned endpoint's attempt answers a whole response, which `handle` sends with this header.
-            guard var response = reply.response else { return nil }
+            // The reply is consumed: a copy out of it shared its header list, and setting the header copied it.
+            guard var response = (consume reply).response else { return nil }
             response.headers.set("Access-Control-Allow-Origin", "*")
             return response
         }

@@ -159,52 +159,81 @@ public struct ResizeRequest: Sendable, Hashable {
 
     /// A short stable text naming the mode, part of a variant's cache key ("fit-200x0", "cover-100x100t").
     public var token: String {
-        // Written as bytes into one buffer (a cached download puts it in its ETag on every request): the
-        // interpolations formatted and joined their pieces as strings, about 1,000 instructions.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        func put(_ text: StaticString) {
-            text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        // Written into a stack buffer and made a string once (a cached download puts the token in its ETag on
+        // every request): the interpolations formatted and joined their pieces one string at a time.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.tokenCapacity) { buffer -> String in
+            var writer = TokenWriter(buffer: buffer)
+            switch mode {
+            case .original:
+                writer.put("original")
+            case .fit(let w, let h):
+                writer.put("fit-")
+                writer.put(w ?? 0)
+                writer.put("x")
+                writer.put(h ?? 0)
+            case .cover(let w, let h, let anchor):
+                writer.put("cover-")
+                writer.put(w)
+                writer.put("x")
+                writer.put(h)
+                if anchor == .top { writer.put("t") } else if anchor == .bottom { writer.put("b") }
+            case .scaleToWidth(let w):
+                writer.put("width-")
+                writer.put(w)
+            case .scaleToHeight(let h):
+                writer.put("height-")
+                writer.put(h)
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<writer.count]), as: UTF8.self)
         }
-        switch mode {
-        case .original:
-            put("original")
-        case .fit(let w, let h):
-            put("fit-")
-            Self.appendDecimal(w ?? 0, to: &bytes)
-            put("x")
-            Self.appendDecimal(h ?? 0, to: &bytes)
-        case .cover(let w, let h, let anchor):
-            put("cover-")
-            Self.appendDecimal(w, to: &bytes)
-            put("x")
-            Self.appendDecimal(h, to: &bytes)
-            if anchor == .top { put("t") } else if anchor == .bottom { put("b") }
-        case .scaleToWidth(let w):
-            put("width-")
-            Self.appendDecimal(w, to: &bytes)
-        case .scaleToHeight(let h):
-            put("height-")
-            Self.appendDecimal(h, to: &bytes)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `value` in decimal, as `String(value)` writes it.
-    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        // Sides are clamped and positive; anything else takes the general path.
-        guard value >= 0 else {
-            bytes.append(contentsOf: String(value).utf8)
-            return
+    /// Room for the longest token: "cover-" and two sides of at most 20 characters each (`Int.min`), "x", "b".
+    static let tokenCapacity = 64
+
+    /// Appends a token's pieces to a buffer of `tokenCapacity` bytes.
+    struct TokenWriter {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        var count = 0
+
+        mutating func put(_ text: StaticString) {
+            text.withUTF8Buffer { bytes in
+                for byte in bytes where count < buffer.count {
+                    buffer[count] = byte
+                    count += 1
+                }
+            }
         }
-        var divisor = 1
-        // `divisor <= value / 10` keeps `divisor * 10 <= value`: no overflow.
-        while divisor <= value / 10 { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
-            rest %= divisor
-            divisor /= 10
+
+        /// `value` in decimal, as `String(value)` writes it.
+        mutating func put(_ value: Int) {
+            // Sides are clamped and positive; anything else takes the general path.
+            guard value >= 0 else {
+                for byte in String(value).utf8 where count < buffer.count {
+                    buffer[count] = byte
+                    count += 1
+                }
+                return
+            }
+            var divisor = 1
+            // `divisor <= value / 10` keeps `divisor * 10 <= value`: no overflow.
+            while divisor <= value / 10 { divisor *= 10 }
+            var rest = value
+            while divisor > 0 && count < buffer.count {
+                buffer[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor)
+                count += 1
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+    }
+
+    /// `value` as `TokenWriter` writes it (for tests).
+    static func tokenDecimal(_ value: Int) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: tokenCapacity) { buffer -> String in
+            var writer = TokenWriter(buffer: buffer)
+            writer.put(value)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<writer.count]), as: UTF8.self)
         }
     }
 }
