@@ -26,6 +26,15 @@ public final class Storage: Sendable {
     /// request to the next, so a point read of a page outside the 2 MiB page cache costs no `pread`
     /// (measured: 0.78 `pread` per Couch GET over 20,000 documents before, none after). A commit makes each of
     /// the two remap once at its next read, which is what `lookups` avoids for its larger pool.
+    ///
+    /// Each read still makes two `fcntl`: SQLite's WAL read lock, a shared lock on one read-mark byte of the
+    /// `-shm` file taken when the statement's read transaction starts and dropped at its reset (SQLite skips
+    /// them only while another connection of the process holds the same mark). They stay on purpose: saving
+    /// them means holding a read transaction between requests, and a snapshot held while the I/O thread
+    /// waits for its next request stops checkpoints from passing it and the WAL from restarting (it grows under
+    /// writes), makes another process's `wal_checkpoint(TRUNCATE)` (the `sqlite3` shell) busy, and sharing
+    /// one per pass of the event loop would answer a request read later in the pass from a snapshot older than
+    /// a write acknowledged meanwhile. `locking_mode=EXCLUSIVE` would lock out backups and the shell.
     let immediate: ReaderPool
     static let immediateReaderCount = 2
     private let closed = Locked(false)
