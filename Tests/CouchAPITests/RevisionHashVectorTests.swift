@@ -17,7 +17,13 @@ final class RevisionHashVectorTests: XCTestCase {
             return ""
         }
         let parentRev = try parent.map { text throws(CouchError) in try RevID(parsing: text) }
-        return try RevisionHash.newRevID(parent: parentRev, deleted: deleted, body: body).description
+        let rev = try RevisionHash.newRevID(parent: parentRev, deleted: deleted, body: body).description
+        // The same id from the body read without a tree (a document `PUT`'s way).
+        let document = try XCTUnwrap(SingleDocumentReader.read(Array(json.utf8), maxDocIDLength: DocumentID.defaultMaxLength),
+                                     json, file: file, line: line)
+        XCTAssertEqual(try RevisionHash.newRevID(parent: parentRev, deleted: deleted, body: .term(document.term)).description,
+                       rev, json, file: file, line: line)
+        return rev
     }
 
     func testV1toV3ConflictsTestChain() throws {
@@ -77,6 +83,10 @@ final class RevisionHashVectorTests: XCTestCase {
         let input = try DocumentInput(object(#"{"_deleted":true}"#))
         XCTAssertTrue(input.deleted)
         XCTAssertEqual(try RevisionHash.newRevID(parent: nil, deleted: input.deleted, body: input.body).description,
+                       "1-de715bf126efc93d225d9e3f8e8eb81a")
+        let document = try XCTUnwrap(SingleDocumentReader.read(Array(#"{"_deleted":true}"#.utf8), maxDocIDLength: 64))
+        XCTAssertTrue(document.deleted)
+        XCTAssertEqual(try RevisionHash.newRevID(parent: nil, deleted: document.deleted, body: .term(document.term)).description,
                        "1-de715bf126efc93d225d9e3f8e8eb81a")
     }
 

@@ -47,6 +47,21 @@ enum DocumentWrites {
                                 attachments: attachments)
     }
 
+    /// The edit for a body read without a tree (an interactive `PUT`, `SingleDocumentReader`): the same checks
+    /// in the same order as `edit(_:id:input:…)` makes for such a body (no `_revisions`, no attachments, not
+    /// in `_users`), so the same requests fail with the same errors.
+    static func edit(_ call: CouchCall, id: String, document: SingleDocumentReader.Document, queryRev: RevID?,
+                     headerRev: RevID?) throws -> DocumentEdit {
+        if let queryRev, let bodyRev = document.rev, bodyRev != queryRev {
+            throw CouchError.badRequest("Document rev from request body and query string have different values")
+        }
+        let requested = try DocumentETags.reconcile(explicit: document.rev ?? queryRev, header: headerRev)
+        // §4.9: the limit applies to the body's compact form.
+        guard document.body.count <= call.config.maxDocumentSize else { throw CouchError.tooLarge }
+        return try DocumentEdit(id: id, requested: requested, deleted: document.deleted, bodyText: document.body,
+                                bodyTerm: document.term)
+    }
+
     /// Runs one edit as a parked write (the worker thread is released during the group commit) and answers
     /// `{"ok":true,"id":…,"rev":…}` with `ETag` and, when `location`, a `Location` header (the document's URL,
     /// or `locationURL` when given: an attachment `PUT` names the attachment).

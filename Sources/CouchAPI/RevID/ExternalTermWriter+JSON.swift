@@ -67,7 +67,7 @@ extension ExternalTermWriter {
     /// Integer literals are exact integers of any size (jiffy: int64 when it fits, bignum otherwise; the
     /// encoding depends only on the value). Decimal literals are the correctly rounded binary64 value of
     /// the exact decimal, so `1e2`, `1E2`, `100.0` all hash as the float 100.0, unlike the integer `100`.
-    private mutating func number(_ number: JSONNumber) throws(TermEncodingError) {
+    mutating func number(_ number: JSONNumber) throws(TermEncodingError) {
         let text = number.text
         guard number.isInteger else {
             // Swift's Double(String) is the C library's strtod: correctly rounded, nearest-even, with

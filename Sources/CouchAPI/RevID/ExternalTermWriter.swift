@@ -23,6 +23,12 @@ struct ExternalTermWriter {
         bytes.append(131)
     }
 
+    /// A writer of a term to be embedded in another one later (`raw`): no version byte.
+    init(fragmentCapacity capacity: Int) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
     /// ATOM_EXT `64` u16 length, Latin-1 name. `minor_version 1` keeps atoms in this old form instead of
     /// the UTF-8 atom tags `76`/`77`; only `true`, `false` and `null` ever occur.
     mutating func atom(_ name: StaticString) {
@@ -113,6 +119,47 @@ struct ExternalTermWriter {
         bytes.append(0x6B)
         appendBigEndian(UInt16(truncatingIfNeeded: elements.count))
         bytes.append(contentsOf: elements)
+    }
+
+    /// Bytes already in the format (a body's term encoded earlier), appended as they are.
+    mutating func raw(_ encoded: [UInt8]) {
+        bytes.append(contentsOf: encoded)
+    }
+
+    /// Where the next byte goes: the offset a later `finishList` names.
+    var offset: Int { bytes.count }
+
+    /// Writes a LIST_EXT header whose count is not known yet; `finishList` fills it in.
+    mutating func openList() {
+        bytes.append(contentsOf: [0x6C, 0, 0, 0, 0])
+    }
+
+    /// Completes a list opened by `openList` at `header` with `count` elements written since (`count` > 0):
+    /// the count and the proper tail, or, when `smallIntegers` (every element was written as
+    /// SMALL_INTEGER_EXT, `61` and one byte) and there are at most 65535, the STRING_EXT form that
+    /// `term_to_binary` gives such a list (see `byteList`), made in place from the elements' bytes.
+    mutating func finishList(header: Int, count: Int, smallIntegers: Bool) throws(TermEncodingError) {
+        guard header >= 0, header &+ 5 <= bytes.count else { throw .tooLong }
+        if smallIntegers, count <= 65_535, bytes.count == header &+ 5 &+ count &* 2 {
+            bytes[header] = 0x6B
+            bytes[header &+ 1] = UInt8(truncatingIfNeeded: count >> 8)
+            bytes[header &+ 2] = UInt8(truncatingIfNeeded: count)
+            // Element i's byte is at header + 5 + 2i + 1; it moves to header + 3 + i, never past a byte
+            // still to be read.
+            var i = 0
+            while i < count {
+                bytes[header &+ 3 &+ i] = bytes[header &+ 6 &+ i &* 2]
+                i &+= 1
+            }
+            bytes.removeSubrange((header &+ 3 &+ count)...)
+            return
+        }
+        guard let n = UInt32(exactly: count) else { throw .tooLong }
+        bytes[header &+ 1] = UInt8(truncatingIfNeeded: n >> 24)
+        bytes[header &+ 2] = UInt8(truncatingIfNeeded: n >> 16)
+        bytes[header &+ 3] = UInt8(truncatingIfNeeded: n >> 8)
+        bytes[header &+ 4] = UInt8(truncatingIfNeeded: n)
+        bytes.append(0x6A)
     }
 
     private mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {

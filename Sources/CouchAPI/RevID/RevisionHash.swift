@@ -37,6 +37,19 @@ public enum RevisionHash {
     ///   lengths.
     public static func newRevID(parent: RevID?, deleted: Bool, body: JSONObject,
                                 attachments: [RevisionHashAttachment] = []) throws(CouchError) -> RevID {
+        try newRevID(parent: parent, deleted: deleted, body: .tree(body), attachments: attachments)
+    }
+
+    /// The body as it enters the term: the parsed object, or its term already encoded (a body read without
+    /// a tree, `ExternalTermWriter.compactObject`).
+    enum Body {
+        case tree(JSONObject)
+        case term([UInt8])
+    }
+
+    /// `newRevID(parent:deleted:body:attachments:)` for either form of the body.
+    static func newRevID(parent: RevID?, deleted: Bool, body: Body,
+                         attachments: [RevisionHashAttachment] = []) throws(CouchError) -> RevID {
         let term: [UInt8]
         do {
             term = try termBytes(parent: parent, deleted: deleted, body: body, attachments: attachments)
@@ -57,7 +70,15 @@ public enum RevisionHash {
     /// `term_to_binary([Deleted, OldStart, OldRev, Body, Atts], [{minor_version, 1}])`.
     static func termBytes(parent: RevID?, deleted: Bool, body: JSONObject,
                           attachments: [RevisionHashAttachment]) throws(TermEncodingError) -> [UInt8] {
-        var writer = ExternalTermWriter()
+        try termBytes(parent: parent, deleted: deleted, body: .tree(body), attachments: attachments)
+    }
+
+    /// `termBytes(parent:deleted:body:attachments:)` for either form of the body.
+    static func termBytes(parent: RevID?, deleted: Bool, body: Body,
+                          attachments: [RevisionHashAttachment]) throws(TermEncodingError) -> [UInt8] {
+        var capacity = 256
+        if case .term(let encoded) = body { capacity = 64 &+ encoded.count }
+        var writer = ExternalTermWriter(capacity: capacity)
         // The outer list has an atom as its first element, so it is never a STRING_EXT.
         try writer.listHeader(count: 5)
         if deleted { writer.atom("true") } else { writer.atom("false") }
@@ -70,7 +91,10 @@ public enum RevisionHash {
             writer.integer(0)
             writer.integer(0)
         }
-        try writer.object(body)
+        switch body {
+        case .tree(let object): try writer.object(object)
+        case .term(let encoded): writer.raw(encoded)
+        }
         if attachments.isEmpty {
             writer.emptyList()
         } else {

@@ -26,9 +26,15 @@ enum DocumentWriteRoute {
                 return try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, headerRev: headerRev,
                                                newEdits: newEdits, follows: follows)
             }
-            let json = try RequestBodies.json(call.request, limit: call.config.jsonRequestLimit)
-            return try DocumentWrites.edit(call, id: id, json: json, queryRev: queryRev, headerRev: headerRev,
-                                           newEdits: newEdits)
+            let bytes = try RequestBodies.read(call.request, limit: call.config.jsonRequestLimit)
+            // The usual interactive body is read without a tree; `_users` account documents are checked and
+            // rewritten on the tree, and any body the reader does not take is read the general way.
+            if newEdits, call.route.database != UsersDatabase.name,
+               let document = SingleDocumentReader.read(bytes, maxDocIDLength: call.config.maxDocIdLength) {
+                return try DocumentWrites.edit(call, id: id, document: document, queryRev: queryRev, headerRev: headerRev)
+            }
+            return try DocumentWrites.edit(call, id: id, json: try CouchJSON.parseRequest(bytes), queryRev: queryRev,
+                                           headerRev: headerRev, newEdits: newEdits)
         }
         // 200 for a deletion, 201 otherwise (CouchDB's `update_doc` status).
         return DocumentWrites.submit(call, database: database, edit: edit, location: true, batch: isBatch(call)) {

@@ -96,7 +96,7 @@ struct EditJob {
                 let entries = attachments.compactMap(\.hashEntry)
                 guard entries.count == attachments.count else { throw CouchStoreError.corrupt("attachment digest") }
                 do {
-                    rev = try RevisionHash.newRevID(parent: parent?.rev, deleted: edit.deleted, body: edit.body,
+                    rev = try RevisionHash.newRevID(parent: parent?.rev, deleted: edit.deleted, body: edit.hashedBody,
                                                     attachments: entries)
                 } catch {
                     return .failed(error)

@@ -38,8 +38,12 @@ public struct DocumentEdit: Sendable {
     /// Whether the new revision is a tombstone.
     public var deleted: Bool
     /// The body without special members (hashed into interactive revision ids). Replicated edits keep the
-    /// ids they carry and never hash it: the replicated `_bulk_docs` reader leaves it empty.
+    /// ids they carry and never hash it: the replicated `_bulk_docs` reader leaves it empty, and so does
+    /// a document `PUT` read without a tree (which sets `bodyTerm` instead).
     public var body: JSONObject
+    /// The body's revision term (§4.5) when the edit was read without a tree: then the revision id hashes
+    /// these bytes, not `body`. Nil for every other edit.
+    var bodyTerm: [UInt8]?
     /// `body` as compact JSON text, as it is stored and sent.
     public var bodyText: [UInt8] {
         didSet { bodyString = String(decoding: bodyText, as: UTF8.self) }
@@ -72,6 +76,27 @@ public struct DocumentEdit: Sendable {
             speculativeRev = try RevisionHash.newRevID(parent: requested, deleted: deleted, body: body,
                                                       attachments: entries)
         }
+    }
+
+    /// An interactive edit without attachments whose body was read without a tree (`SingleDocumentReader`):
+    /// `bodyText` is the body's compact text and `bodyTerm` its revision term.
+    init(id: String, requested: RevID?, deleted: Bool, bodyText: [UInt8], bodyTerm: [UInt8]) throws(CouchError) {
+        self.id = id
+        mode = .interactive(requested: requested)
+        self.deleted = deleted
+        body = JSONObject()
+        self.bodyTerm = bodyTerm
+        self.bodyText = bodyText
+        bodyString = String(decoding: bodyText, as: UTF8.self)
+        attachments = []
+        revisionText = nil
+        speculativeRev = try RevisionHash.newRevID(parent: requested, deleted: deleted, body: .term(bodyTerm))
+    }
+
+    /// The body as the revision id hashes it.
+    var hashedBody: RevisionHash.Body {
+        if let bodyTerm { return .term(bodyTerm) }
+        return .tree(body)
     }
 
     private static func revisionText(_ mode: Mode) -> String? {
