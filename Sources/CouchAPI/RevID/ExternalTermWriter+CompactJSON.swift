@@ -1,4 +1,5 @@
 import Core
+import Foundation
 
 /// The revision term of a body read without a tree: the same Erlang terms `json(_:)` writes for the parsed
 /// value (§4.5, "JSON to terms"), written straight from the body's compact text, `JSONCompactor`'s output.
@@ -152,24 +153,21 @@ struct CompactTermReader {
         let start = index &+ 1
         let limit = min(end, text.count)
         guard let base = text.baseAddress else { throw CompactTermFault() }
-        // A compact string holds no raw `"`, so its end is the first `"` not written as `\"`; plain strings,
-        // nearly all, are found eight bytes at a time.
-        var i = start
+        guard start <= limit else { throw CompactTermFault() }
+        // A compact string holds no raw `"`, so its end is the first `"` not written as `\"`. For a plain
+        // string, nearly every one, that is the first `"` with no `\` before it: two `memchr`s.
+        var i: Int
         var escaped = false
-        while true {
-            while limit &- i >= 8 {
-                let word = WordBytes.load(base, at: i)
-                if WordBytes.equal(word, UInt8(ascii: "\"")) | WordBytes.equal(word, UInt8(ascii: "\\")) != 0 { break }
-                i &+= 8
-            }
-            guard i < limit else { throw CompactTermFault() }
-            let c = base[i]
-            if c == UInt8(ascii: "\"") { break }
-            if c == UInt8(ascii: "\\") {
-                escaped = true
-                i &+= 2
-            } else {
-                i &+= 1
+        guard let quote = memchr(base + start, Int32(UInt8(ascii: "\"")), limit &- start) else { throw CompactTermFault() }
+        i = UnsafeRawPointer(quote) - UnsafeRawPointer(base)
+        if memchr(base + start, Int32(UInt8(ascii: "\\")), i &- start) != nil {
+            escaped = true
+            i = start
+            while true {
+                guard i < limit else { throw CompactTermFault() }
+                let c = base[i]
+                if c == UInt8(ascii: "\"") { break }
+                i &+= c == UInt8(ascii: "\\") ? 2 : 1
             }
         }
         guard i < limit else { throw CompactTermFault() }
