@@ -85,4 +85,29 @@ final class CouchWireTests: XCTestCase {
         XCTAssertTrue(CouchBodyLimit.isMultipart(HTTPHeaders([("Content-Type", " Multipart/Related; boundary=b")])))
         XCTAssertFalse(CouchBodyLimit.isMultipart(HTTPHeaders([("Content-Type", "application/json")])))
     }
+
+    /// A write's answer written straight into bytes is the rendering of its JSON value.
+    func testWrittenAnswerBytesAreTheRenderedValue() throws {
+        for id in ["doc", "_design/d", "a\"b\\c", "line\nbreak\u{1}", "é😀", ""] {
+            for rev in ["1-967a00dff5e02add41819138abb3284d", "12-abc"] {
+                let revision = try RevID(parsing: rev)
+                XCTAssertEqual(text(DocumentWrites.writtenBytes(id: id, rev: revision)),
+                               text(CouchJSON.render(DocumentWrites.written(id: id, rev: revision))), id)
+            }
+        }
+    }
+
+    /// The multipart pre-check never refuses a value whose media type is `multipart/related`, and refuses the
+    /// usual JSON ones.
+    func testMultipartPreCheckOnlyRefusesOtherMediaTypes() {
+        let values = ["multipart/related; boundary=x", "  \tMultipart/Related;boundary=x", "application/json",
+                      " application/json; charset=utf-8", "", "   ", "\u{301}multipart/related", " \u{301}m", "x\u{301}",
+                      "\r\nmultipart/related", "Ｍultipart/related", "text/plain"]
+        for value in values where RequestBodies.mediaType(of: value) == "multipart/related" {
+            XCTAssertTrue(MultipartDocumentWrite.mayBeMultipart(value), value)
+        }
+        XCTAssertTrue(MultipartDocumentWrite.mayBeMultipart(" \tMultipart/Related; boundary=b"))
+        XCTAssertFalse(MultipartDocumentWrite.mayBeMultipart("application/json"))
+        XCTAssertFalse(MultipartDocumentWrite.mayBeMultipart(" \tapplication/json; charset=utf-8"))
+    }
 }

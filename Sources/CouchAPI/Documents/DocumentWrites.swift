@@ -99,7 +99,7 @@ enum DocumentWrites {
                     if location {
                         headers.append(("Location", locationURL ?? call.documentURL(database: database, id: id)))
                     }
-                    response = CouchResponse.json(status(deleted), written(id: id, rev: rev), headers: headers)
+                    response = CouchResponse.json(status(deleted), bytes: writtenBytes(id: id, rev: rev), headers: headers)
                 case .failed(let error)?:
                     response = CouchResponse.error(error)
                 case nil:
@@ -111,6 +111,20 @@ enum DocumentWrites {
             parked.complete(call.finish(response))
         }
         return .parked(parked)
+    }
+
+    /// `written(id:rev:)` rendered (with the trailing `\n`), written straight into bytes: every write's answer.
+    static func writtenBytes(id: String, rev: RevID) -> [UInt8] {
+        var id = id
+        var revText = rev.description
+        var out: [UInt8] = []
+        out.reserveCapacity(40 + id.utf8.count + revText.utf8.count)
+        out.append(contentsOf: #"{"ok":true,"id":"#.utf8)
+        id.withUTF8 { JSON.appendQuoted(utf8: $0, to: &out) }
+        out.append(contentsOf: #","rev":"#.utf8)
+        revText.withUTF8 { JSON.appendQuoted(utf8: $0, to: &out) }
+        out.append(contentsOf: "}\n".utf8)
+        return out
     }
 
     /// `{"ok":true,"id":…,"rev":…}`.

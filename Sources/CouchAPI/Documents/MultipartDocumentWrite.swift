@@ -7,8 +7,21 @@ enum MultipartDocumentWrite {
     /// The boundary when the request is `multipart/related` with a usable `boundary` parameter; nil otherwise
     /// (the body is then read as JSON, §2.3).
     static func boundary(_ request: HTTPRequest) -> String? {
-        guard RequestBodies.mediaType(request) == "multipart/related", let type = request.headers["Content-Type"] else { return nil }
+        guard let type = request.headers["Content-Type"], mayBeMultipart(type),
+              RequestBodies.mediaType(of: type) == "multipart/related" else { return nil }
         return Multipart.boundary(fromContentType: type)
+    }
+
+    /// False when the media type of `value` cannot start with `m`: its first byte after spaces and tabs is ASCII
+    /// and not `m` or `M` (a document `PUT`'s `application/json` is told apart without making its media type).
+    /// Exact for any value: `mediaType(of:)` trims only spaces and tabs, and the lowercase of a character that
+    /// starts with such a byte does not start with `m`; a non-ASCII byte leaves the answer to `mediaType(of:)`.
+    static func mayBeMultipart(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { bytes in
+            guard let first = bytes.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return false }
+            return first >= 0x80 || first == UInt8(ascii: "m") || first == UInt8(ascii: "M")
+        }
     }
 
     /// Reads the body of `call`: the document and its `follows` attachments, already published to the blob store.

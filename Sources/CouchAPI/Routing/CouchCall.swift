@@ -20,13 +20,39 @@ struct CouchCall {
 
     /// `{scheme}://{Host}` of the request (§1.4: absolute URLs come from the request's scheme and `Host`).
     var origin: String {
-        let host = request.headers["Host"].map { String($0.prefix { $0 != "\r" && $0 != "\n" && $0 != " " }) }
-        return (request.isTLS ? "https://" : "http://") + (host ?? "localhost")
+        var out: [UInt8] = []
+        appendOrigin(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `origin`. The host is cut at its first space, CR or LF (`Character`s, as a `String` compares
+    /// them); an ASCII value without CR or LF, every real one, is cut on its bytes, where the two agree (the
+    /// only ASCII grapheme of two bytes is CR LF). Every `Location` of a write is made here.
+    private func appendOrigin(to out: inout [UInt8]) {
+        out.append(contentsOf: (request.isTLS ? "https://" : "http://").utf8)
+        guard var host = request.headers["Host"] else {
+            out.append(contentsOf: "localhost".utf8)
+            return
+        }
+        let cut = host.withUTF8 { bytes -> Bool in
+            guard !bytes.contains(where: { $0 >= 0x80 || $0 == 0x0D || $0 == 0x0A }) else { return false }
+            out.append(contentsOf: bytes.prefix { $0 != UInt8(ascii: " ") })
+            return true
+        }
+        if !cut { out.append(contentsOf: String(host.prefix { $0 != "\r" && $0 != "\n" && $0 != " " }).utf8) }
     }
 
     /// The absolute URL of `segments` below the mount, each percent-encoded as one path segment.
     func absoluteURL(_ segments: [String]) -> String {
-        origin + mount + segments.map { "/" + PathEncoding.segment($0) }.joined()
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        appendOrigin(to: &out)
+        out.append(contentsOf: mount.utf8)
+        for segment in segments {
+            out.append(UInt8(ascii: "/"))
+            PathEncoding.appendSegment(segment, to: &out)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The absolute URL of a document: `_design/` and `_local/` ids keep their slash, as CouchDB writes them.

@@ -68,4 +68,27 @@ enum PathEncoding {
     static func segment(_ text: String) -> String {
         PercentEncoding.unreserved(text)
     }
+
+    /// Appends `segment(text)`: a text of unreserved characters only (most ids and database names) as it is.
+    static func appendSegment(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        let plain = text.withUTF8 { bytes -> Bool in
+            guard bytes.allSatisfy(isUnreserved) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if !plain { out.append(contentsOf: segment(text).utf8) }
+    }
+
+    /// RFC 3986's unreserved characters, the bytes `PercentEncoding.unreserved` keeps.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+             UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
 }

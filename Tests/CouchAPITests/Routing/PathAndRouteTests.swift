@@ -105,5 +105,11 @@ final class PathAndRouteTests: XCTestCase {
         XCTAssertEqual(PathEncoding.segment("a\r\nSet-Cookie: x=y"), "a%0D%0ASet-Cookie%3A%20x%3Dy")
         XCTAssertEqual(PathEncoding.segment("Az09-._~"), "Az09-._~")
         XCTAssertEqual(PathEncoding.segment("é"), "%C3%A9")
+        // The appending form writes the same bytes, plain or escaped.
+        for text in ["a b/c+d", "a\r\nSet-Cookie: x=y", "Az09-._~", "é", "", "new123-45", "_design", "x%y", "~~"] {
+            var out = Array("pre".utf8)
+            PathEncoding.appendSegment(text, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), "pre" + PathEncoding.segment(text), text)
+        }
     }
 }
