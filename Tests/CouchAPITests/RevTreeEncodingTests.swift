@@ -64,6 +64,23 @@ final class RevTreeEncodingTests: XCTestCase {
         }
     }
 
+    /// The writer's shortcut for an interactive create (the new revision alone as a path) gives the same bytes
+    /// as `addInteractive` in an empty tree, stemming and encoding.
+    func testEncodedNewPathMatchesAnInteractiveCreate() throws {
+        for key in [T.hex("a"), T.hex("0"), "x"] {
+            let rev = try RevID(parsing: "1-" + key)
+            for limit in [-1, 0, 1, 2, 1000] {
+                for seq: Int64 in [0, 1, 300, Int64.max] {
+                    var tree = RevTree()
+                    try tree.addInteractive(rev, parent: nil, deleted: false, seq: seq)
+                    tree.stem(limit: limit)
+                    XCTAssertEqual(RevTree.encodedNewPath(try RevPath(single: rev), deleted: false, seq: seq, limit: limit),
+                                   tree.encoded(), "\(rev) limit \(limit) seq \(seq)")
+                }
+            }
+        }
+    }
+
     func testRevisionTextsOfDigestsAndTexts() throws {
         let cases = [("1-" + T.hex("a"), "1-" + T.hex("a")), ("2147483647-" + T.hex("0"), "2147483647-" + T.hex("0")),
                      ("10-0123456789abcdef0123456789ABCDEF", "10-0123456789abcdef0123456789abcdef"),

@@ -70,6 +70,16 @@ struct EditJob {
            try insertNew(edit, path: path, revText: revText) {
             return .ok(path.newest)
         }
+        // A create (no revision named, no attachments, not a deletion) of a document that does not exist yet,
+        // what a `PUT` of a new document is: the revision is the one computed before the write, its tree is
+        // that revision alone (what `addInteractive` gives in an empty tree), and the row's insert is the
+        // existence check, as for a replicated one. An existing id (a conflict or a re-creation) takes the
+        // general path below.
+        if case .interactive(requested: nil) = edit.mode, !edit.deleted, edit.attachments.isEmpty,
+           let rev = edit.speculativeRev, rev.generation == 1,
+           try insertNew(edit, path: RevPath(single: rev), revText: rev.description) {
+            return .ok(rev)
+        }
         let existing = try load(edit.id)
         var tree = existing?.tree ?? RevTree()
         let seq = updateSeq + 1
