@@ -6,8 +6,10 @@ import HTTP
 /// validation, all of which run before anything is stored.
 enum CouchFuzz {
     /// The raw input as a revision id (as `?rev=` gives it); then, when it is JSON, as a document body
-    /// (with its replicated path), as a `_revisions` member and as a revision list.
+    /// (with its replicated path), as a `_revisions` member and as a revision list. As a `PUT` body, the
+    /// tree-less reader must agree with the general way (`singleDocumentDisagreement`).
     static func document(_ input: [UInt8]) -> FuzzOutcome {
+        if let disagreement = singleDocumentDisagreement(input) { return .violated(disagreement) }
         var outcomes: [FuzzOutcome] = []
         do throws(CouchError) {
             let rev = try RevID(parsingUTF8: input)
