@@ -24,6 +24,23 @@ struct QueryRunner {
 
     var query: BQLQuery { request.query.query }
 
+    /// A to-one join (without a window) read by the page statement: the LEFT JOIN of the reference (alias
+    /// r<position>), and unless `keyOnly` of the target object too (alias t<position>).
+    struct ToOneJoin {
+        /// The join's position in the query.
+        var position: Int
+        var from: SQLFragment
+        /// True when the page reads only the target's key (`r<position>.target`, one column) and the
+        /// distinct targets are read after the page, each once (`readTargets`): joining the target object to
+        /// every row sought it and extracted its eight columns for every row, also for the rows whose target
+        /// an earlier row had (a page of 20 places has far fewer distinct authors). False: the target's eight
+        /// columns (`ObjectRows.columns`).
+        var keyOnly: Bool
+
+        /// The number of columns the join adds to the page's rows.
+        var width: Int { keyOnly ? 1 : 8 }
+    }
+
     /// The parts of the main statement shared by the page, the count and remove-by-query.
     struct Plan {
         var from: SQLFragment
@@ -32,10 +49,9 @@ struct QueryRunner {
         var distance: SQLFragment?
         /// The relevance join of a `like` query (the page needs it for its order, the count does not).
         var relevance: SQLFragment?
-        /// To-one joins read by the page statement itself: per join (by position in the query), the
-        /// LEFT JOINs of the reference and the target object (aliases r<i>, t<i>), whose columns follow the
-        /// main ones.
-        var toOne: [(position: Int, from: SQLFragment)] = []
+        /// To-one joins read by the page statement itself (see `ToOneJoin`), their columns following the
+        /// main ones in this order.
+        var toOne: [ToOneJoin] = []
         /// A never-written or address-only location field: nothing can match.
         var empty = false
         /// The count's WHERE when the condition alone selects objects of the queried space and entity (see
@@ -92,20 +108,26 @@ struct QueryRunner {
             orderTerms.append("o.created_at, o.id")
             plan.order = " ORDER BY " + orderTerms.joined(separator: ", ")
         }
+        // Whether the page may be written while its rows are read (`run`): then the targets of to-one joins
+        // without `having` are read after the page, each once; otherwise the page statement joins them.
+        let streamable = query.joins.allSatisfy { $0.window == nil && $0.fetch.isEmpty }
         for (position, join) in query.joins.enumerated() where join.window == nil {
             guard case .field(let info, .toOne) = try compiler.resolve(.field(join.field), entity: request.entity,
                                                                         offset: join.offset) else { continue }
-            // Reading the targets with the page costs two key lookups per row; a separate statement over the
-            // page's keys cost several times that.
             var from = SQLFragment(recording: recording)
             from.sql(" LEFT JOIN bb_refs r\(position) ON r\(position).owner = o.seq AND r\(position).field = ")
             from.bind(.integer(info.id))
-            from.sql(" LEFT JOIN bb_objects t\(position) ON t\(position).seq = r\(position).target")
+            // Without `having` the page reads only the target's key, and each distinct target is read once
+            // after the page (`ToOneJoin.keyOnly`); a `having` decides per row whether there is a target, so
+            // the target is joined to the row.
+            let keyOnly = join.having == nil && streamable
             if let having = join.having {
-                from.sql(" AND ")
+                from.sql(" LEFT JOIN bb_objects t\(position) ON t\(position).seq = r\(position).target AND ")
                 try compiler.condition(having, entity: info.target ?? "", alias: "t\(position)", into: &from)
+            } else if !keyOnly {
+                from.sql(" LEFT JOIN bb_objects t\(position) ON t\(position).seq = r\(position).target")
             }
-            plan.toOne.append((position, from))
+            plan.toOne.append(ToOneJoin(position: position, from: from, keyOnly: keyOnly))
         }
 
         plan.filter.sql(" WHERE o.space = ")
@@ -215,7 +237,8 @@ struct QueryRunner {
         }
         for join in plan.toOne {
             sql.sql(", ")
-            sql.sql(ObjectRows.joinColumns(position: join.position))
+            sql.sql(join.keyOnly ? ObjectRows.joinKeyColumn(position: join.position)
+                                 : ObjectRows.joinColumns(position: join.position))
         }
         sql.sql(" ")
         sql.append(plan.from)
@@ -278,8 +301,10 @@ struct QueryRunner {
         var builder = PageBuilder()
         var mains: [ObjectRecord] = []
         var distances: [Int] = []
+        // Targets the page statement read with their rows; key-only joins' targets are read by `JoinRunner`.
         var preloaded: [Int: [(owner: Int64, record: ObjectRecord)]] = [:]
-        for join in plan.toOne { preloaded[join.position] = [] }
+        for join in plan.toOne where !join.keyOnly { preloaded[join.position] = [] }
+        let offsets = Self.joinOffsets(plan.toOne, first: joinColumns)
         let hasDistance = plan.distance != nil
         try db.forEachRow(sql.text, sql.args) { row in
             let record = ObjectRows.record(row)
@@ -288,8 +313,8 @@ struct QueryRunner {
                 let metres = sqlDouble(row, 8)
                 distances.append(metres.isFinite ? Int(metres.rounded()) : 0)
             }
-            for (i, join) in plan.toOne.enumerated() where !row.isNull(joinColumns + 8 * i) {
-                preloaded[join.position, default: []].append((record.seq, ObjectRows.record(row, offset: joinColumns + 8 * i)))
+            for (i, join) in plan.toOne.enumerated() where !join.keyOnly && !row.isNull(offsets[i]) {
+                preloaded[join.position, default: []].append((record.seq, ObjectRows.record(row, offset: offsets[i])))
             }
             return true
         }
@@ -330,8 +355,9 @@ struct QueryRunner {
 
     /// The page written as response members while its rows are read: each main object with its joined
     /// to-one fields as bare ids, then each target not written yet, straight from the bytes SQLite holds into
-    /// one buffer (`ObjectRowWriter`). Nil (the caller takes the general path) when a main object was
-    /// already written as another row's target, since it must carry its joins.
+    /// one buffer (`ObjectRowWriter`): the targets of joins with `having` with their rows, the others (key-only
+    /// joins) after the page, each once (`readTargets`). Nil (the caller takes the general path) when a main
+    /// object was already written as another row's target, since it must carry its joins.
     private func streamPage(_ sql: SQLFragment, _ plan: Plan, joinColumns: Int) throws -> ObjectPage? {
         // The joined fields of a row are a bit mask (BQL allows far fewer joins than 64).
         guard plan.toOne.count <= 64 else { return nil }
@@ -343,9 +369,14 @@ struct QueryRunner {
         let renderedIDs = ByteWriter(capacity: 16 * max(expected, 1))
         var distances: [Int] = []
         var written = WrittenKeys()
+        // Targets of key-only joins in the order first reached, each once.
+        var pending: [Int64] = []
+        var seenTargets = WrittenKeys()
         var conflict = false
         let hasDistance = plan.distance != nil
         let joinedNames = plan.toOne.map { Array(query.joins[$0.position].field.utf8) }
+        let offsets = Self.joinOffsets(plan.toOne, first: joinColumns)
+        let keyOnly = plan.toOne.map(\.keyOnly)
         // Every main row is of the queried entity (the page's WHERE says so), so its bytes are the request's.
         var entity = request.entity
         try entity.withUTF8 { entityBytes in
@@ -356,7 +387,7 @@ struct QueryRunner {
                     return false
                 }
                 var mask: UInt64 = 0
-                for i in joinedNames.indices where !row.isNull(joinColumns + 8 * i) { mask |= 1 << UInt64(i) }
+                for i in joinedNames.indices where !row.isNull(offsets[i]) { mask |= 1 << UInt64(i) }
                 if out.count > 0 { out.append(UInt8(ascii: ",")) }
                 ObjectRowWriter.appendMember(id: id, entity: entityBytes, createdAt: row.integer(3),
                                              updatedAt: row.integer(4), vals: row.text(5), refs: row.text(6),
@@ -370,8 +401,13 @@ struct QueryRunner {
                 }
                 guard mask != 0 else { return true }
                 for i in joinedNames.indices where mask & (1 << UInt64(i)) != 0 {
-                    let base = joinColumns + 8 * i
-                    guard let target = row.int64(base), written.insert(target).inserted,
+                    let base = offsets[i]
+                    guard let target = row.int64(base) else { continue }
+                    if keyOnly[i] {
+                        if seenTargets.insert(target).inserted { pending.append(target) }
+                        continue
+                    }
+                    guard written.insert(target).inserted,
                           let targetID = row.text(base + 1), let targetEntity = row.text(base + 2) else { continue }
                     out.append(UInt8(ascii: ","))
                     ObjectRowWriter.appendMember(id: targetID, entity: targetEntity, createdAt: row.integer(base + 3),
@@ -383,8 +419,46 @@ struct QueryRunner {
             }
         }
         if conflict { return nil }
+        // A target that is also a main object (or another join's target) of the page was written already.
+        let unwritten = pending.filter { written.insert($0).inserted }
+        if !unwritten.isEmpty { try readTargets(unwritten, into: out) }
         return ObjectPage(ids: ids, distances: hasDistance ? distances : nil, renderedObjects: out.bytes,
                           renderedIDs: renderedIDs.bytes)
+    }
+
+    /// Appends the objects `seqs` (internal keys, each once) as response members, in that order, read by one
+    /// statement over the keys bound as a JSON array (SQLite walks the array and seeks each key; one point
+    /// statement per key cost about 1,700 instructions more per target). A reference's target exists as long
+    /// as the reference does (deleting an object deletes the references to it in the same transaction), and
+    /// this runs in the page's snapshot.
+    private func readTargets(_ seqs: [Int64], into out: ByteWriter) throws {
+        let list = ByteWriter(capacity: 2 + 8 * seqs.count)
+        list.append(UInt8(ascii: "["))
+        for (i, seq) in seqs.enumerated() {
+            if i > 0 { list.append(UInt8(ascii: ",")) }
+            list.appendInt(seq)
+        }
+        list.append(UInt8(ascii: "]"))
+        try db.forEachRow(ObjectRows.targetsStatement, [.text(String(decoding: list.bytes, as: UTF8.self))]) { row in
+            guard let id = row.text(1), let entity = row.text(2) else { return true }
+            out.append(UInt8(ascii: ","))
+            ObjectRowWriter.appendMember(id: id, entity: entity, createdAt: row.integer(3), updatedAt: row.integer(4),
+                                         vals: row.text(5), refs: row.text(6), login: row.text(7),
+                                         joinedNames: [], joinedMask: 0, to: out)
+            return true
+        }
+    }
+
+    /// The first column of each to-one join in the page's rows, the first join's at `first`.
+    static func joinOffsets(_ joins: [ToOneJoin], first: Int) -> [Int] {
+        var offsets: [Int] = []
+        offsets.reserveCapacity(joins.count)
+        var next = first
+        for join in joins {
+            offsets.append(next)
+            next += join.width
+        }
+        return offsets
     }
 
     /// The internal keys of the matching objects in query order within the window (remove-by-query).

@@ -92,6 +92,18 @@ enum ObjectRows {
 
     private static let joinColumnLists = (0..<8).map { columns(alias: "t\($0)") }
 
+    /// The target key of the to-one join at `position` (`QueryRunner.ToOneJoin.keyOnly`), made once for the
+    /// first positions like `joinColumns`.
+    static func joinKeyColumn(position: Int) -> String {
+        joinKeyColumns.indices.contains(position) ? joinKeyColumns[position] : "r\(position).target"
+    }
+
+    private static let joinKeyColumns = (0..<8).map { "r\($0).target" }
+
+    /// The objects whose internal keys are bound as one JSON array, in the array's order (SQLite walks the
+    /// array and seeks each key). One text, so the connection finds its prepared statement by address.
+    static let targetsStatement = "SELECT " + columns + " FROM json_each(?) j JOIN bb_objects o ON o.seq = j.value"
+
     /// The object `id` of the environment, or nil.
     static func load(_ db: Database, space: SpaceID, id: String) throws -> ObjectRecord? {
         var found: ObjectRecord?

@@ -169,5 +169,54 @@ final class StoreStreamingTests: XCTestCase {
         XCTAssertEqual(streamed["objects"]?[u1.id]?["friend#r"], .string(u2.id))
         XCTAssertEqual(streamed["objects"]?[u2.id]?["friend#r"]?["id"], .string(u3.id), "a target is written unjoined")
         XCTAssertNil(try f.query("user", "join first 2 friend").renderedObjects, "to-many style joins take the general path")
+        // The targets of a join without `having` are written after the page's rows, so a main object that is
+        // also a target never needs the general path.
+        XCTAssertNotNil(try f.query("user", "where name >= ? join friend sort by name", ["a"]).renderedObjects)
+    }
+
+    /// Targets shared by several rows are read once and written once, complete (their own references
+    /// unjoined), after the main objects; a join with `having` next to one without keeps its per-row rule.
+    func testSharedTargetsAreWrittenOnceAfterTheRows() throws {
+        let f = try BackbeamStoreFixture()
+        let ana = try f.create("user", [("set-name", "Ana")])
+        let bob = try f.create("user", [("set-name", "Bob"), ("set-friend", ana.id)])
+        var books: [ObjectRecord] = []
+        for i in 0..<6 {
+            books.append(try f.create("book", [("set-n#n", "\(i)"), ("set-author", i % 3 == 0 ? ana.id : bob.id),
+                                               ("set-editor", bob.id)]))
+        }
+        let page = try f.query("book", "where n >= ? join author", ["0"])
+        let rendered = try XCTUnwrap(page.renderedObjects)
+        let text = String(decoding: rendered, as: UTF8.self)
+        // Each object once: six books, then the two authors in the order first reached.
+        let keys = try JSONParser.parse(Array(("{" + text + "}").utf8)).objectValue?.pairs.map(\.key) ?? []
+        XCTAssertEqual(keys, books.map(\.id) + [ana.id, bob.id])
+        XCTAssertEqual(text.components(separatedBy: "\"\(bob.id)\":{").count, 2, "bob written once")
+        XCTAssertLessThan(try XCTUnwrap(text.range(of: "\"\(books[5].id)\":{")).lowerBound,
+                          try XCTUnwrap(text.range(of: "\"\(ana.id)\":{")).lowerBound)
+        XCTAssertLessThan(try XCTUnwrap(text.range(of: "\"\(ana.id)\":{")).lowerBound,
+                          try XCTUnwrap(text.range(of: "\"\(bob.id)\":{")).lowerBound)
+        var body = try f.listJSON("book", "where n >= ? join author", ["0"])
+        XCTAssertEqual(body["count"]?.numberValue?.text, "6")
+        for (i, book) in books.enumerated() {
+            XCTAssertEqual(body["objects"]?[book.id]?["author#r"], .string(i % 3 == 0 ? ana.id : bob.id))
+            XCTAssertEqual(body["objects"]?[book.id]?["editor#r"]?["id"], .string(bob.id), "not joined: a reference")
+        }
+        XCTAssertEqual(body["objects"]?[bob.id]?["name#t"], .string("Bob"))
+        XCTAssertEqual(body["objects"]?[bob.id]?["friend#r"]?["id"], .string(ana.id), "a target's references stay whole")
+        XCTAssertEqual(body["objects"]?[ana.id]?["name#t"], .string("Ana"))
+        // A join with `having` (targets read with their rows) next to one without.
+        body = try f.listJSON("book", "where n >= ? join author having name = ? join editor", ["0", "Ana"])
+        XCTAssertNotNil(try f.query("book", "where n >= ? join author having name = ? join editor", ["0", "Ana"]).renderedObjects)
+        XCTAssertEqual(body["objects"]?.objectValue?.count, 8)
+        for (i, book) in books.enumerated() {
+            if i % 3 == 0 {
+                XCTAssertEqual(body["objects"]?[book.id]?["author#r"], .string(ana.id))
+            } else {
+                XCTAssertEqual(body["objects"]?[book.id]?["author#r"]?["id"], .string(bob.id), "filtered out by having")
+            }
+            XCTAssertEqual(body["objects"]?[book.id]?["editor#r"], .string(bob.id))
+        }
+        XCTAssertEqual(body["objects"]?[bob.id]?["friend#r"]?["id"], .string(ana.id))
     }
 }
