@@ -38,6 +38,13 @@ public struct BackbeamConfig: Sendable {
     /// 256 shapes: an application sends a few dozen distinct queries; each entry holds two statement texts
     /// of a few hundred bytes.
     public static let defaultQueryPlanCacheSize = 256
+    /// List queries (statement and values) whose exact totals are kept until the database changes
+    /// (`CountCache`); 0 counts every time.
+    public var countCacheSize = BackbeamConfig.defaultCountCacheSize
+    /// 4,096 queries: the distinct filter values of an application's common lists; an entry is its count
+    /// statement's text (shared with the compiled query), its bound values and one small answer per reader
+    /// connection, a few hundred bytes.
+    public static let defaultCountCacheSize = 4096
     /// bcrypt cost of passwords (§5.4.1).
     public var bcryptCost = 10
     /// Age after which sessions stop working; 0 = never (§3.7).
@@ -77,7 +84,7 @@ public struct BackbeamConfig: Sendable {
     static let knownKeys: Set<String> = [
         "enabled", "projects", "defaultProject", "defaultEnv", "trustForwardedHost", "signatureWindowSeconds",
         "maxLimit", "maxBodyBytes", "maxRequestTargetBytes", "maxHeaderBytes", "maxParameters", "maxValueBytes",
-        "maxEntities", "maxFieldsPerEntity", "jsonp", "nonceCacheCapacity", "queryPlanCacheSize", "bcryptCost", "sessionMaxAgeDays",
+        "maxEntities", "maxFieldsPerEntity", "jsonp", "nonceCacheCapacity", "queryPlanCacheSize", "countCacheSize", "bcryptCost", "sessionMaxAgeDays",
         "maxUploadBytes", "images",
         "publicUrl", "social", "socialTimeoutSeconds", "smtp",
     ]
@@ -101,6 +108,7 @@ public struct BackbeamConfig: Sendable {
         jsonp = try section.bool("jsonp", true)
         nonceCacheCapacity = try section.int("nonceCacheCapacity", 2_000_000, min: 1, max: cap)
         queryPlanCacheSize = try section.int("queryPlanCacheSize", Self.defaultQueryPlanCacheSize, min: 0, max: 1_000_000)
+        countCacheSize = try section.int("countCacheSize", Self.defaultCountCacheSize, min: 0, max: 1_000_000)
         bcryptCost = try section.int("bcryptCost", 10, min: 4, max: 31)
         sessionMaxAgeDays = try section.int("sessionMaxAgeDays", 0, min: 0, max: 100_000)
         maxUploadBytes = try section.int("maxUploadBytes", 50 << 20, min: 1024, max: cap)

@@ -31,7 +31,8 @@ public final class BackbeamService: Sendable {
                             tempDirectory: String, blobs: BlobStore? = nil, imageDirectory: String? = nil,
                             metrics: MetricsRegistry? = nil) throws {
         let parsed = try BackbeamConfig(config)
-        let store = SQLiteBackbeamStore(storage: storage, blobs: blobs, queryPlanCacheSize: parsed.queryPlanCacheSize)
+        let store = SQLiteBackbeamStore(storage: storage, blobs: blobs, queryPlanCacheSize: parsed.queryPlanCacheSize,
+                                        countCacheSize: parsed.countCacheSize)
         // A disabled API makes no variant cache directory.
         let files = try blobs.flatMap { blobs -> FileServices? in
             guard parsed.enabled else { return nil }

@@ -11,13 +11,16 @@ struct QueryRunner {
     /// Compiled statement texts by query shape, and the catalogue generation `catalogue` was read at; nil
     /// to compile every query (remove-by-query, tests).
     let plans: (cache: QueryPlanCache, catalogueGeneration: UInt64)?
+    /// Totals of earlier queries still exact in this snapshot (`CountCache`); nil to count every time.
+    let counts: CountCache?
 
     init(db: Database, catalogue: FieldCatalogue, request: QueryRequest,
-         plans: (cache: QueryPlanCache, catalogueGeneration: UInt64)? = nil) {
+         plans: (cache: QueryPlanCache, catalogueGeneration: UInt64)? = nil, counts: CountCache? = nil) {
         self.db = db
         self.catalogue = catalogue
         self.request = request
         self.plans = plans
+        self.counts = counts
         compiler = BQLCompiler(space: request.space, catalogue: catalogue, schema: request.schema,
                                bound: request.query, limits: BQLLimits())
     }
@@ -340,11 +343,30 @@ struct QueryRunner {
     }
 
     /// The number of matches: the page's own rows when it is the whole answer (first page, not full), else
-    /// the count statement's, whose text is `text` when known.
+    /// the count statement's, whose text is `text` when known (kept by shape): then an answer of this
+    /// connection still exact in this snapshot is taken from `counts`, and a new one kept there.
     func count(_ plan: Plan, text: String?, rows: Int) throws -> Int {
         if let limit = request.limit, request.offset == 0, rows < limit { return rows }
         var count = countSQL(plan)
-        if let text { count.text = text }
+        guard let text else { return try run(count) }
+        count.text = text
+        // Only read-only connections: a connection's own commits do not change its data_version.
+        guard let counts, counts.capacity > 0, db.isReadOnly else { return try run(count) }
+        var version: Int64?
+        // Read inside the page's transaction, after its first statement: the version of this snapshot.
+        try db.forEachRow(ObjectRows.dataVersionStatement) { row in
+            version = row.int64(0)
+            return false
+        }
+        guard let version else { return try run(count) }
+        let key = CountCache.Key(text: text, args: count.args)
+        if let total = counts.count(key, connection: db, version: version) { return total }
+        let total = try run(count)
+        counts.keep(key, connection: db, version: version, count: total)
+        return total
+    }
+
+    private func run(_ count: SQLFragment) throws -> Int {
         var total: Int64 = 0
         try db.forEachRow(count.text, count.args) { row in
             total = row.int64(0) ?? 0

@@ -6,7 +6,7 @@ extension SQLiteBackbeamStore {
         let (generation, catalogue) = try generationalCatalogue(space: request.space)
         return try storage.read { db in
             try QueryRunner(db: db, catalogue: catalogue, request: request,
-                            plans: (queryPlans, generation)).run()
+                            plans: (queryPlans, generation), counts: counts).run()
         }
     }
 

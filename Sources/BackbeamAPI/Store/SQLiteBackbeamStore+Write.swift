@@ -100,6 +100,9 @@ enum ObjectRows {
 
     private static let joinKeyColumns = (0..<8).map { "r\($0).target" }
 
+    /// This connection's data version (`CountCache`).
+    static let dataVersionStatement = "PRAGMA data_version"
+
     /// The objects whose internal keys are bound as one JSON array, in the array's order (SQLite walks the
     /// array and seeks each key). One text, so the connection finds its prepared statement by address.
     static let targetsStatement = "SELECT " + columns + " FROM json_each(?) j JOIN bb_objects o ON o.seq = j.value"

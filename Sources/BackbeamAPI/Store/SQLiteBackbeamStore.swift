@@ -18,13 +18,18 @@ public final class SQLiteBackbeamStore: BackbeamStore {
     private let catalogueGeneration = Atomic<UInt64>(0)
     /// Statement texts of list queries by shape (`QueryPlanCache`).
     let queryPlans: QueryPlanCache
+    /// Totals of list queries until the database changes (`CountCache`).
+    let counts: CountCache
 
-    /// A store on `storage`, whose migrations have run, keeping file content in `blobs` and the compiled
-    /// texts of up to `queryPlanCacheSize` query shapes (0: none).
-    public init(storage: Storage, blobs: BlobStore? = nil, queryPlanCacheSize: Int = BackbeamConfig.defaultQueryPlanCacheSize) {
+    /// A store on `storage`, whose migrations have run, keeping file content in `blobs`, the compiled
+    /// texts of up to `queryPlanCacheSize` query shapes and the totals of up to `countCacheSize` queries
+    /// (0: none).
+    public init(storage: Storage, blobs: BlobStore? = nil, queryPlanCacheSize: Int = BackbeamConfig.defaultQueryPlanCacheSize,
+                countCacheSize: Int = BackbeamConfig.defaultCountCacheSize) {
         self.storage = storage
         self.blobs = blobs
         queryPlans = QueryPlanCache(capacity: queryPlanCacheSize)
+        counts = CountCache(capacity: countCacheSize)
     }
 
     // MARK: - Projects

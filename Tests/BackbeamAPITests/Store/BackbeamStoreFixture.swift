@@ -14,11 +14,13 @@ final class BackbeamStoreFixture: @unchecked Sendable {
     var schema: ProjectSchema?
     var clock: Int64 = 1_400_000_000_000
 
-    init() throws {
+    /// `readerCount`: the storage's read connections (1 makes every query use the same one).
+    init(readerCount: Int = StorageOptions(path: "").readerCount) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bb-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var options = StorageOptions(path: directory.appendingPathComponent("quartet.sqlite").path)
         options.synchronous = "OFF"
+        options.readerCount = readerCount
         storage = try Storage(options: options, logger: Logger(label: "test"))
         // The core Backbeam tables and the users/push ones; the files tables need the core migration's blob
         // references, so the file tests add them themselves.

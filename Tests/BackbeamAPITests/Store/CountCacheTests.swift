@@ -1,0 +1,102 @@
+import XCTest
+import Foundation
+import Storage
+@testable import BackbeamAPI
+
+/// The totals kept between list queries (`CountCache`): an answer is used only by the connection that
+/// counted it and only while that connection's data version is unchanged, so every commit (the store's own,
+/// or one from another connection or process) makes the next query count again; the cache is bounded.
+final class CountCacheTests: XCTestCase {
+    private func temporaryDatabase() throws -> (URL, () throws -> Database) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bb-count-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("c.sqlite").path
+        return (directory, { try Database(path: path) })
+    }
+
+    func testAnswerIsPerConnectionAndVersion() throws {
+        let (directory, open) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let a = try open(), b = try open()
+        let cache = CountCache(capacity: 2)
+        let key = CountCache.Key(text: "SELECT count(*) ...", args: [.integer(1), .text("c0")])
+        cache.keep(key, connection: a, version: 5, count: 40)
+        XCTAssertEqual(cache.count(key, connection: a, version: 5), 40)
+        XCTAssertNil(cache.count(key, connection: a, version: 6), "another data version")
+        XCTAssertNil(cache.count(key, connection: b, version: 5), "another connection")
+        XCTAssertNil(cache.count(CountCache.Key(text: key.text, args: [.integer(1), .text("c1")]), connection: a, version: 5))
+        cache.keep(key, connection: b, version: 5, count: 41)
+        cache.keep(key, connection: a, version: 6, count: 42)
+        XCTAssertEqual(cache.count(key, connection: b, version: 5), 41)
+        XCTAssertEqual(cache.count(key, connection: a, version: 6), 42)
+        XCTAssertNil(cache.count(key, connection: a, version: 5), "replaced by the connection's newer answer")
+        XCTAssertEqual(cache.count, 1)
+    }
+
+    func testAnswerOfAClosedConnectionIsNotTakenByANewOne() throws {
+        let (directory, open) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = CountCache(capacity: 4)
+        let key = CountCache.Key(text: "t", args: [])
+        var ids: Set<ObjectIdentifier> = []
+        // Connections opened and freed one after the other are often at the same address: an answer kept
+        // for a freed one must never be found for its successor.
+        for round in 0..<20 {
+            let connection = try open()
+            XCTAssertNil(cache.count(key, connection: connection, version: 1), "round \(round)")
+            cache.keep(key, connection: connection, version: 1, count: round)
+            XCTAssertEqual(cache.count(key, connection: connection, version: 1), round)
+            ids.insert(ObjectIdentifier(connection))
+        }
+        XCTAssertLessThan(ids.count, 20, "some address was reused, so the test saw the case it is about")
+    }
+
+    func testBoundedOldestEnteredLeavesFirst() throws {
+        let (directory, open) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let a = try open()
+        let cache = CountCache(capacity: 2)
+        let keys = (0..<3).map { CountCache.Key(text: "t", args: [.integer(Int64($0))]) }
+        for (i, key) in keys.enumerated() { cache.keep(key, connection: a, version: 1, count: i) }
+        XCTAssertEqual(cache.count, 2)
+        XCTAssertNil(cache.count(keys[0], connection: a, version: 1))
+        XCTAssertEqual(cache.count(keys[2], connection: a, version: 1), 2)
+        XCTAssertEqual(cache.keys, [keys[1], keys[2]])
+        let off = CountCache(capacity: 0)
+        off.keep(keys[0], connection: a, version: 1, count: 0)
+        XCTAssertNil(off.count(keys[0], connection: a, version: 1))
+    }
+
+    /// Through the store, with one read connection: a repeated query takes its total from the cache (shown by
+    /// planting a wrong one), and a commit of the store or of another connection makes it count again.
+    func testStoreCountsAgainAfterEveryCommit() throws {
+        let f = try BackbeamStoreFixture(readerCount: 1)
+        XCTAssertTrue(try f.store.declareIndex(space: f.space, entity: "place", field: "cat", now: 1))
+        for i in 0..<12 { try f.create("place", [("set-cat", "c\(i % 2)")]) }
+        XCTAssertEqual(try f.query("place", "where cat = ?", ["c0"], limit: 2).count, 6)
+        XCTAssertEqual(try f.query("place", "where cat = ?", ["c0"], limit: 2, offset: 0).count, 6)
+        XCTAssertEqual(f.store.counts.count, 1)
+        let key = try XCTUnwrap(f.store.counts.keys.first)
+        // A page that is the whole answer needs no count and keeps none.
+        XCTAssertEqual(try f.query("place", "where cat = ?", ["c1"], limit: 10).count, 6)
+        XCTAssertEqual(f.store.counts.count, 1)
+        // The cache answers while nothing was committed: a planted total comes back.
+        try f.storage.read { db in
+            let version = try XCTUnwrap(try db.queryOne("PRAGMA data_version")?[0].int64)
+            f.store.counts.keep(key, connection: db, version: version, count: 99)
+        }
+        XCTAssertEqual(try f.query("place", "where cat = ?", ["c0"], limit: 2).count, 99)
+        // A commit of the store: counted again, exact.
+        try f.create("place", [("set-cat", "c0")])
+        XCTAssertEqual(try f.query("place", "where cat = ?", ["c0"], limit: 2).count, 7)
+        // A commit of another connection (as another process would make): counted again too.
+        try f.storage.read { db in
+            let version = try XCTUnwrap(try db.queryOne("PRAGMA data_version")?[0].int64)
+            f.store.counts.keep(key, connection: db, version: version, count: 99)
+        }
+        let outside = try Database(path: f.directory.appendingPathComponent("quartet.sqlite").path)
+        _ = try outside.run("UPDATE bb_objects SET data = json_set(data, '$.f' || (SELECT id FROM bb_fields WHERE name = 'cat'), 'c1') WHERE seq = (SELECT max(seq) FROM bb_objects)")
+        XCTAssertEqual(try f.query("place", "where cat = ?", ["c0"], limit: 2).count, 6)
+        XCTAssertEqual(try f.query("place", "where cat = ?", ["c1"], limit: 2).count, 7)
+    }
+}
