@@ -19,6 +19,9 @@ final class ConfigUnitTests: XCTestCase {
         XCTAssertEqual(c.queryPlanCacheSize, 256)
         XCTAssertEqual(try parse("{\"queryPlanCacheSize\":0}").queryPlanCacheSize, 0, "0 turns the cache off")
         XCTAssertEqual(try parse("{\"queryPlanCacheSize\":5000}").queryPlanCacheSize, 5000)
+        XCTAssertEqual(c.countCacheSize, 4096)
+        XCTAssertEqual(try parse("{\"countCacheSize\":0}").countCacheSize, 0, "0 counts every time")
+        XCTAssertEqual(try parse("{\"countCacheSize\":100000}").countCacheSize, 100_000)
         XCTAssertNil(c.defaultProject)
     }
 
@@ -47,6 +50,8 @@ final class ConfigUnitTests: XCTestCase {
             ("{\"defaultEnv\":\"test\"}", "backbeam.defaultEnv"),
             ("{\"maxLimit\":0}", "backbeam.maxLimit"),
             ("{\"queryPlanCacheSize\":-1}", "backbeam.queryPlanCacheSize"),
+            ("{\"countCacheSize\":-1}", "backbeam.countCacheSize"),
+            ("{\"countCacheSize\":2000000}", "backbeam.countCacheSize"),
             ("{\"projects\":{\"demo\":{\"schema\":{\"entities\":{\"p\":{\"fields\":{\"x\":\"zz\"}}}}}}}", "backbeam.projects.demo.schema.entities.p.fields.x"),
         ]
         for (json, key) in cases {
