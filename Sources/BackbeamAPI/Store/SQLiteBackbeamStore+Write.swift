@@ -103,9 +103,11 @@ enum ObjectRows {
     /// This connection's data version (`CountCache`).
     static let dataVersionStatement = "PRAGMA data_version"
 
-    /// The objects whose internal keys are bound as one JSON array, in the array's order (SQLite walks the
-    /// array and seeks each key). One text, so the connection finds its prepared statement by address.
-    static let targetsStatement = "SELECT " + columns + " FROM json_each(?) j JOIN bb_objects o ON o.seq = j.value"
+    /// The objects whose internal keys are bound as one JSON array, in the array's order: SQLite walks the
+    /// array and seeks each key (CROSS JOIN fixes that order whatever the planner's estimates). One text, so
+    /// the connection finds its prepared statement by address.
+    static let targetsStatement = "SELECT " + columns
+        + " FROM json_each(?) j CROSS JOIN bb_objects o ON o.seq = j.value"
 
     /// The object `id` of the environment, or nil.
     static func load(_ db: Database, space: SpaceID, id: String) throws -> ObjectRecord? {
