@@ -95,39 +95,46 @@ final class ByteWriter {
     }
 
     /// Appends a decimal integer, written in place two digits at a time (no `String`, no Foundation):
-    /// every object carries two 13-digit times, and a digit at a time cost about 300 instructions each.
+    /// every object carries two 13-digit times, and a digit at a time cost about 300 instructions each. The
+    /// digit count comes from the bit length and one comparison, not a loop over the powers of ten (that loop
+    /// was about half of the 240 instructions a time cost).
     func appendInt(_ value: Int64) {
-        // At most 20 digits and a sign.
+        // At most 19 digits and a sign.
         reserve(21)
         var magnitude = value.magnitude
+        var start = base + count
         if value < 0 {
-            base[count] = UInt8(ascii: "-")
-            count += 1
+            start.pointee = UInt8(ascii: "-")
+            start += 1
         }
-        var digits = 1
-        var power: UInt64 = 10
-        // 10^19 is the largest power of ten in a UInt64, so the loop stops before `power` could wrap.
-        while digits < 20 && magnitude >= power {
-            digits += 1
-            power = power &* 10
-        }
-        var position = count + digits
-        count = position
+        // floor(bits × log10 2) (1233 / 4096 ≈ 0.30103) is the digit count or one less; 2^63 has 19 digits,
+        // so the index stays within the table.
+        let estimate = ((64 - magnitude.leadingZeroBitCount) &* 1233) >> 12
+        let digits = max(1, magnitude >= Self.powersOfTen[estimate] ? estimate + 1 : estimate)
+        let end = start + digits
+        var position = end
         let pairs = Self.digitPairs.utf8Start
         while magnitude >= 100 {
-            let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
-            magnitude /= 100
+            let quotient = magnitude / 100
+            let pair = Int(truncatingIfNeeded: magnitude &- quotient &* 100) &* 2
+            magnitude = quotient
             position -= 2
-            base[position] = pairs[pair]
-            base[position + 1] = pairs[pair + 1]
+            position[0] = pairs[pair]
+            position[1] = pairs[pair + 1]
         }
         if magnitude >= 10 {
             let pair = Int(truncatingIfNeeded: magnitude) &* 2
-            base[position - 2] = pairs[pair]
-            base[position - 1] = pairs[pair + 1]
+            position[-2] = pairs[pair]
+            position[-1] = pairs[pair + 1]
         } else {
-            base[position - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+            position[-1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
         }
+        count = base.distance(to: end)
+    }
+
+    /// 10^0 to 10^19, for `appendInt`.
+    private static let powersOfTen: [UInt64] = (0..<20).reduce(into: []) { powers, i in
+        powers.append(i == 0 ? 1 : powers[i - 1] &* 10)
     }
 
     /// "00" to "99", for `appendInt`.
