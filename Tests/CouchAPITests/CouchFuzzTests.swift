@@ -6,19 +6,7 @@ import Core
 /// that satisfies the type's invariants, or a typed Couch error. Deterministic (SplitMix64), so a failure
 /// reproduces; a few thousand cases each.
 final class CouchFuzzTests: XCTestCase {
-    private struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
-        mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
+    private typealias Generator = SplitMix64
 
     /// Bytes with a bias towards the characters revision ids are made of.
     private static let alphabet = Array("0123456789abcdefABCDEF-xyz ~".utf8) + [0x00, 0x7f, 0x80, 0xc3, 0xa9, 0xff]

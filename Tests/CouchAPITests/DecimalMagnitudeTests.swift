@@ -3,20 +3,8 @@ import XCTest
 
 /// Decimal → binary magnitude conversion, checked by converting back with an independent routine.
 final class DecimalMagnitudeTests: XCTestCase {
-    /// Deterministic digits (SplitMix64).
-    private struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func digits(_ count: Int) -> String {
-            String((0..<count).map { i in Character(String(i == 0 ? 1 + next() % 9 : next() % 10)) })
-        }
-    }
+    /// Deterministic digits.
+    private typealias Generator = SplitMix64
 
     /// Decimal text of little-endian magnitude bytes, by repeated division by 10^19 (schoolbook).
     private func decimal(_ bytes: [UInt8]) -> String {
