@@ -32,7 +32,7 @@ public final class BackbeamService: Sendable {
                             metrics: MetricsRegistry? = nil) throws {
         let parsed = try BackbeamConfig(config)
         let store = SQLiteBackbeamStore(storage: storage, blobs: blobs, queryPlanCacheSize: parsed.queryPlanCacheSize,
-                                        countCacheSize: parsed.countCacheSize)
+                                        countCacheSize: parsed.countCacheSize, metrics: metrics)
         // A disabled API makes no variant cache directory.
         let files = try blobs.flatMap { blobs -> FileServices? in
             guard parsed.enabled else { return nil }

@@ -1,3 +1,4 @@
+import Core
 import Storage
 import Synchronization
 
@@ -61,27 +62,39 @@ final class CountCache: Sendable {
     /// Answers kept per key, one per reader connection (the reader pool's default is 8).
     static let maxAnswers = 16
 
-    init(capacity: Int) {
+    /// Totals answered from the cache, and totals counted and kept (`/metrics`: whether the cache serves a
+    /// load depends on how often the database changes under it).
+    private let hits: Counter?
+    private let misses: Counter?
+
+    init(capacity: Int, metrics: MetricsRegistry? = nil) {
         self.capacity = max(0, capacity)
         state = Mutex(State())
+        hits = metrics?.counter("quartet_backbeam_count_cache_hits_total",
+                                help: "List query totals answered from kept counts")
+        misses = metrics?.counter("quartet_backbeam_count_cache_misses_total",
+                                  help: "List query totals counted and kept (none kept for the connection at its data version)")
     }
 
     /// The count `connection` read for `key` at `version`, if kept.
     func count(_ key: Key, connection: Database, version: Int64) -> Int? {
         guard capacity > 0 else { return nil }
         let id = ObjectIdentifier(connection)
-        return state.withLock { state -> Int? in
+        let kept = state.withLock { state -> Int? in
             guard let answers = state.answers[key] else { return nil }
             for answer in answers where answer.version == version && answer.isOf(id) {
                 return answer.count
             }
             return nil
         }
+        if kept != nil { hits?.increment() }
+        return kept
     }
 
     /// Keeps the count `connection` read for `key` at `version`, in place of that connection's earlier one.
     func keep(_ key: Key, connection: Database, version: Int64, count: Int) {
         guard capacity > 0 else { return }
+        misses?.increment()
         let answer = Answer(connection: ConnectionRef(connection), version: version, count: count)
         let id = answer.connection.id
         state.withLock { state in

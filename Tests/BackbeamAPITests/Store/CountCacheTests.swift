@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import Core
 import Storage
 @testable import BackbeamAPI
 
@@ -31,6 +32,23 @@ final class CountCacheTests: XCTestCase {
         XCTAssertEqual(cache.count(key, connection: a, version: 6), 42)
         XCTAssertNil(cache.count(key, connection: a, version: 5), "replaced by the connection's newer answer")
         XCTAssertEqual(cache.count, 1)
+    }
+
+    func testHitsAndMissesAreCountedInTheMetrics() throws {
+        let (directory, open) = try temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let a = try open()
+        let metrics = MetricsRegistry()
+        let cache = CountCache(capacity: 2, metrics: metrics)
+        let key = CountCache.Key(text: "t", args: [])
+        XCTAssertNil(cache.count(key, connection: a, version: 1))
+        cache.keep(key, connection: a, version: 1, count: 3)
+        XCTAssertEqual(cache.count(key, connection: a, version: 1), 3)
+        XCTAssertEqual(cache.count(key, connection: a, version: 1), 3)
+        XCTAssertNil(cache.count(key, connection: a, version: 2))
+        let text = metrics.render()
+        XCTAssertTrue(text.contains("quartet_backbeam_count_cache_hits_total 2\n"), text)
+        XCTAssertTrue(text.contains("quartet_backbeam_count_cache_misses_total 1\n"), text)
     }
 
     func testAnswerOfAClosedConnectionIsNotTakenByANewOne() throws {
