@@ -172,7 +172,10 @@ final class ParseQueryTests: ParseConformanceCase {
     }
 
     func test_PA_070_refused_regex_features() throws {
-        for pattern in [#"(a)\\1"#, "(?=x)", "[", String(repeating: "a", count: 5000)] {
+        // A quantifier after a quantifier is a syntax error, as in PCRE: a pattern of stacked ones up to the
+        // 4,096-byte limit is refused before anything nests one repetition per quantifier.
+        for pattern in [#"(a)\\1"#, "(?=x)", "[", String(repeating: "a", count: 5000), "a**",
+                        "a" + String(repeating: "*", count: 4000)] {
             let r = try parse.send("GET", "/parse/classes/S?" + w("{\"name\":{\"$regex\":\"\(pattern)\"}}"))
             XCTAssertEqual(r.status, 400)
             XCTAssertEqual((try JSONParser.parse(r.body))["code"], 102)
