@@ -47,13 +47,16 @@ final class TestServer: @unchecked Sendable {
         process.standardOutput = pipe
         process.standardError = pipe
         let buffer = OutputBuffer()
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if !data.isEmpty { buffer.append(data) }
-        }
         self.outputBuffer = buffer
         self.process = process
         try process.run()
+        // The child's output is drained by blocking reads on a thread of its own, not by
+        // `FileHandle.readabilityHandler`: on Linux that handler is a dispatch read source whose teardown
+        // races the pipe's close and has crashed the test process inside libdispatch (a freed epoll
+        // registration, swift-corelibs-libdispatch issue 949). A blocking read registers nothing with
+        // dispatch, and ends by itself at end of file, when the server and its children have exited
+        // (`Process.run` closed this process's copy of the write end).
+        OutputBuffer.drain(pipe.fileHandleForReading, into: buffer)
 
         let deadline = Date().addingTimeInterval(timeout)
         var found: Int?
@@ -140,5 +143,29 @@ final class OutputBuffer: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
     func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
+    func append(_ bytes: UnsafeRawBufferPointer) { lock.lock(); data.append(contentsOf: bytes); lock.unlock() }
+
+    /// Reads `handle` until end of file (or an error other than EINTR) on a new thread, appending to `buffer`.
+    static func drain(_ handle: FileHandle, into buffer: OutputBuffer) {
+        let thread = Thread {
+            let fd = handle.fileDescriptor
+            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
+            defer { chunk.deallocate() }
+            while true {
+                let n = read(fd, chunk.baseAddress, chunk.count)
+                if n > 0 {
+                    buffer.append(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            // Keeps the handle, and so its descriptor, open until the last read.
+            withExtendedLifetime(handle) {}
+        }
+        thread.name = "test-server-output"
+        thread.start()
+    }
     var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: data, as: UTF8.self) }
 }
