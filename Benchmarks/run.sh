@@ -5,6 +5,8 @@
 #   DURATION=30 Benchmarks/run.sh             # longer measurements
 #   ONLY="parse datastore" Benchmarks/run.sh  # some sections: platform parked writes parse datastore worst couch images backbeam memory
 #   QUARTET_BIN=path Benchmarks/run.sh        # measure that quartet binary instead of building this tree
+#   PIN=1 ONLY="couch backbeam" Benchmarks/run.sh  # the reads held against Hummingbird with each server on
+#                                             # core 0 and wrk on core 1 (see paired_rounds)
 #
 # Sections (Benchmarks/sections/<name>.sh, sourced in this order):
 #   platform   GET /health at 64 connections: Quartet, hello-hummingbird, nginx (1 worker, static file);
@@ -39,6 +41,10 @@ THREADS=${THREADS:-2}
 PLATFORM_ROUNDS=${PLATFORM_ROUNDS:-3}
 # Alternating rounds of each read measured against Hummingbird in the couch and backbeam sections.
 PAIRED_ROUNDS=${PAIRED_ROUNDS:-3}
+# PIN=1: in those rounds, the measured server's threads run on SERVER_CPU only and wrk on CLIENT_CPU only.
+PIN=${PIN:-0}
+SERVER_CPU=${SERVER_CPU:-0}
+CLIENT_CPU=${CLIENT_CPU:-1}
 ONLY=${ONLY:-all}
 SECTIONS="platform parked writes parse datastore worst couch images backbeam memory"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
@@ -110,6 +116,7 @@ wrk_run() {
   local name=$1 url=$2; shift 2
   local timer=()
   [ -x /usr/bin/time ] && timer=(/usr/bin/time -f "%U %S" -o "$OUT/wrk-$name.cpu")
+  [ -n "${WRK_CPU:-}" ] && timer=(taskset -c "$WRK_CPU" "${timer[@]}")
   "${timer[@]}" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" "$url" >"$OUT/wrk-$name.txt" 2>&1 || summary "  warning ($name): wrk failed: $(tail -2 "$OUT/wrk-$name.txt" | tr "\n" " ")"
   if grep -q "Non-2xx\|Socket errors" "$OUT/wrk-$name.txt"; then
     summary "  warning ($name): $(grep -h 'Non-2xx\|Socket errors' "$OUT/wrk-$name.txt" | tr -s ' ' | tr '\n' ' ')"
@@ -181,7 +188,7 @@ summary "swift: $(swift --version 2>/dev/null | head -1)"
 summary "wrk: $(wrk -v 2>&1 | head -1 | cut -c1-40); nginx: $(nginx -v 2>&1 | cut -d/ -f2); python: $(python3 --version | cut -d' ' -f2)"
 summary "quartet commit: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Migrations || echo ' (with local changes)')"
 summary "load before run: $(uptime | sed 's/.*load average/load average/')"
-summary "settings: DURATION=${DURATION}s, ${CONNECTIONS} connections, wrk -t$THREADS, synchronous=FULL, sections: $ONLY"
+summary "settings: DURATION=${DURATION}s, ${CONNECTIONS} connections, wrk -t$THREADS, synchronous=FULL, sections: $ONLY$([ "$PIN" = 1 ] && echo ", PIN=1: paired rounds with the server on core $SERVER_CPU and wrk on core $CLIENT_CPU")"
 
 # Comparison numbers.
 # hummingbird_rps: GET /health on hello-hummingbird at CONNECTIONS; sets H_RPS (empty when not built).
@@ -212,25 +219,40 @@ start_hummingbird() {
 # Why: a ratio near 1.0x against a Hummingbird rate measured minutes earlier moved by a quarter between two
 # runs on this two-core machine, as the machine's own speed drifts; alternating rounds, as the platform section
 # does for /health, put both rates of a ratio under the same drift.
+#
+# PIN=1 runs each measurement with the measured server's threads on SERVER_CPU and wrk on CLIENT_CPU (taskset;
+# both servers alike, pinned while measured and given both cores back after). Why: on two cores wrk shares the
+# server's CPU, and its cost per request grows with the answer and the script (run E: about 13 µs for a 1 KB
+# Couch document picked at random, 14 µs for a 2 KB thumbnail, against 9 µs for Hummingbird's tiny /health), so
+# an unpinned ratio counts the client's cost of a larger answer as the server's. Pinned, each server has one
+# core of its own and the rate is what that server can answer on it (as long as wrk's core keeps up: the
+# summary gives wrk's CPU per request, and wrk's core is saturated when it reaches 1 / rate).
+pin_server() { [ "$PIN" = 1 ] && [ -n "$1" ] && taskset -a -p -c "$2" "$1" >/dev/null; return 0; }
 paired_rounds() {
   local name=$1 pid=$2 measure=$3 round before; shift 3
   local q=() h=() qc=() hc=()
   PAIR_Q=""; PAIR_H=""; PAIR_Q_CPU=""; PAIR_H_CPU=""
   start_hummingbird || true
+  [ "$PIN" = 1 ] && WRK_CPU=$CLIENT_CPU
   for round in $(seq 1 "$PAIRED_ROUNDS"); do
+    pin_server "$pid" "$SERVER_CPU"
     before=$(cpu_ticks "$pid")
     "$measure" "$name-$round" "$@"
     cpu_per_request "$name-$round" "$before" "$(cpu_ticks "$pid")"; qc+=("$CPU_US")
+    pin_server "$pid" "0-$(( $(nproc) - 1 ))"
     q+=("$(rps "$OUT/wrk-$name-$round.txt")")
     summary "  round $round: $name ${q[-1]} req/s (p99 $(p99 "$OUT/wrk-$name-$round.txt")); CPU per request: $CPU_TEXT"
     if [ -n "$HPID" ]; then
+      pin_server "$HPID" "$SERVER_CPU"
       before=$(cpu_ticks "$HPID")
       wrk_run "hummingbird-$name-$round" "http://127.0.0.1:$HP/health"
       cpu_per_request "hummingbird-$name-$round" "$before" "$(cpu_ticks "$HPID")"; hc+=("$CPU_US")
+      pin_server "$HPID" "0-$(( $(nproc) - 1 ))"
       h+=("$(rps "$OUT/wrk-hummingbird-$name-$round.txt")")
       summary "  round $round: hummingbird GET /health ${h[-1]} req/s; CPU per request: $CPU_TEXT"
     fi
   done
+  WRK_CPU=""
   PAIR_Q=$(median "${q[@]}"); PAIR_Q_CPU=$(median "${qc[@]}")
   if [ -n "$HPID" ]; then
     PAIR_H=$(median "${h[@]}"); PAIR_H_CPU=$(median "${hc[@]}")

@@ -19,7 +19,7 @@ SAVED_ENV=("${QUARTET_ENV[@]}")
 QUARTET_ENV+=(QUARTET_BACKBEAM_PROJECTS="$BB_PROJECTS" QUARTET_BACKBEAM_NONCE_CACHE_CAPACITY=20000000)
 start_quartet "$BP" "$BDIR"
 QUARTET_ENV=("${SAVED_ENV[@]}")
-export BACKBEAM_HOST=$BB_HOST BACKBEAM_THREADS=$THREADS
+export BACKBEAM_HOST=$BB_HOST
 python3 "$LOAD/backbeam_seed.py" --port "$BP" --host "$BB_HOST" --key "$BB_KEY" --secret "$BB_SECRET" \
   --count "$BB_OBJECTS" --ids "$OUT/backbeam-ids.txt" --cats-file "$OUT/backbeam-cats.txt" >"$OUT/backbeam-seed.txt" 2>&1 \
   || summary "  backbeam seeding failed: $(tail -3 "$OUT/backbeam-seed.txt" | tr '\n' ' ')"
@@ -30,9 +30,12 @@ backbeam_wrk() {
   local count=$((DURATION * BB_MAX_RPS))
   python3 "$LOAD/backbeam_requests.py" --kind "$kind" --key "$BB_KEY" --secret "$BB_SECRET" --count "$count" \
     --ids "$OUT/backbeam-ids.txt" --cats "$OUT/backbeam-cats.txt" --out "$OUT/backbeam-$name.requests"
+  # One file per wrk thread (backbeam-replay.lua reads thread i's from FILE.i).
+  awk -v n="$THREADS" -v f="$OUT/backbeam-$name.requests" '{ print > (f "." ((NR - 1) % n + 1)) }' \
+    "$OUT/backbeam-$name.requests"
   BACKBEAM_REQUESTS_FILE="$OUT/backbeam-$name.requests" wrk_run "$name" "http://127.0.0.1:$BP" \
     -s "$LOAD/backbeam-replay.lua" "$@"
-  rm -f "$OUT/backbeam-$name.requests"
+  rm -f "$OUT/backbeam-$name.requests" "$OUT/backbeam-$name.requests".*
 }
 # Each read in rounds alternating with Hummingbird's /health (paired_rounds in run.sh); the requests of a
 # round are signed before it, while neither server is loaded.
