@@ -88,6 +88,14 @@ final class ReaderPool: @unchecked Sendable {
         return try body(db)
     }
 
+    /// A free connection at once, or nil when none is; give it back with `checkIn`.
+    func tryCheckOut() throws -> Database? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closed else { throw StorageError.closed }
+        return idle.popLast()
+    }
+
     private func checkOut() throws -> Database {
         condition.lock()
         defer { condition.unlock() }
@@ -98,7 +106,9 @@ final class ReaderPool: @unchecked Sendable {
         return db
     }
 
-    private func checkIn(_ db: Database) {
+    /// Gives back a connection taken with `tryCheckOut` (or by the pool's own calls), ending any transaction
+    /// left open on it.
+    func checkIn(_ db: Database) {
         // A body that opened a transaction and threw must not leave the snapshot pinned: an open read
         // transaction stops checkpoints from recycling the WAL.
         if db.isInTransaction { try? db.execute("ROLLBACK") }

@@ -27,14 +27,17 @@ public final class Storage: Sendable {
     /// (measured: 0.78 `pread` per Couch GET over 20,000 documents before, none after). A commit makes each of
     /// the two remap once at its next read, which is what `lookups` avoids for its larger pool.
     ///
-    /// Each read still makes two `fcntl`: SQLite's WAL read lock, a shared lock on one read-mark byte of the
-    /// `-shm` file taken when the statement's read transaction starts and dropped at its reset (SQLite skips
-    /// them only while another connection of the process holds the same mark). They stay on purpose: saving
-    /// them means holding a read transaction between requests, and a snapshot held while the I/O thread
-    /// waits for its next request stops checkpoints from passing it and the WAL from restarting (it grows under
-    /// writes), makes another process's `wal_checkpoint(TRUNCATE)` (the `sqlite3` shell) busy, and sharing
-    /// one per pass of the event loop would answer a request read later in the pass from a snapshot older than
-    /// a write acknowledged meanwhile. `locking_mode=EXCLUSIVE` would lock out backups and the shell.
+    /// A read transaction costs two `fcntl`: SQLite's WAL read lock, a shared lock on one read-mark byte of
+    /// the `-shm` file taken when it starts and dropped when it ends (SQLite skips them only while another
+    /// connection of the process holds the same mark). On an I/O thread (`IOPass.isActive`) the connection
+    /// therefore stays in one read transaction for the rest of the event loop's pass, so under load the lock
+    /// is taken once per wake-up instead of once per request, and it is given back before the thread waits for
+    /// events again (a snapshot held while the thread sleeps would stop checkpoints from passing it and make
+    /// another process's `wal_checkpoint(TRUNCATE)` busy). Before each read of the pass the writer's commit
+    /// count is compared with the one read before the snapshot was taken; when it moved, the snapshot is
+    /// ended and a new one taken, so a read never answers from a snapshot older than a write this process
+    /// acknowledged. A commit by another process (the `sqlite3` shell) is seen at most one pass late.
+    /// `locking_mode=EXCLUSIVE` would save the locks altogether and lock out backups and the shell.
     let immediate: ReaderPool
     static let immediateReaderCount = 2
     private let closed = Locked(false)
@@ -103,11 +106,63 @@ public final class Storage: Sendable {
     /// is free at once, or when SQLite would have to wait for a lock (`SQLITE_BUSY`; those connections do
     /// not retry). The body must read a bounded amount (a point lookup): the caller's thread does nothing
     /// else meanwhile. Other errors are thrown.
+    ///
+    /// On an event loop's thread (`IOPass.isActive`) the connection is kept, in one read transaction, until
+    /// the loop's pass ends (see `immediate`); the reads of one pass see one snapshot unless this process
+    /// committed in between, when the next read takes a new one.
     public func tryReadStatement<T>(_ body: (Database) throws -> T) throws -> T? {
+        guard IOPass.isActive else {
+            do {
+                return try immediate.withConnectionIfFree { db in try body(db) }
+            } catch StorageError.busy {
+                return nil
+            }
+        }
+        // Read before the snapshot is taken: a commit after this load makes the next read start over, and a
+        // commit before it is in the snapshot.
+        let commits = writer.commits.load(ordering: .sequentiallyConsistent)
+        if let held = IOPass.value(for: self) as? PassRead {
+            if held.commits == commits {
+                return try readKept(held, body)
+            }
+            IOPass.forget(self)
+            immediate.checkIn(held.db)
+        }
+        guard let db = try immediate.tryCheckOut() else { return nil }
+        let value: T
         do {
-            return try immediate.withConnectionIfFree { db in try body(db) }
+            // A deferred BEGIN: the snapshot is taken by the body's first statement, after `commits` was read.
+            try db.run("BEGIN")
+            value = try body(db)
         } catch StorageError.busy {
+            immediate.checkIn(db)
             return nil
+        } catch {
+            immediate.checkIn(db)
+            throw error
+        }
+        let pool = immediate
+        // A nested call (a body that reads through this method again) finds the outer one's connection not yet
+        // kept and takes another; only the first to finish keeps its own.
+        if !IOPass.keep(PassRead(db: db, commits: commits), for: self, end: {
+            // COMMIT is a cached statement; the check-in's own ROLLBACK (for a body that threw) compiles anew.
+            _ = try? db.run("COMMIT")
+            pool.checkIn(db)
+        }) {
+            immediate.checkIn(db)
+        }
+        return value
+    }
+
+    /// A read in the snapshot `held` keeps; any error gives the connection back.
+    private func readKept<T>(_ held: PassRead, _ body: (Database) throws -> T) throws -> T? {
+        do {
+            return try body(held.db)
+        } catch {
+            IOPass.forget(self)
+            immediate.checkIn(held.db)
+            if case StorageError.busy = error { return nil }
+            throw error
         }
     }
 

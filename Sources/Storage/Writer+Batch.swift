@@ -56,6 +56,7 @@ extension Writer {
             failAll(batch, outcomes: outcomes, error: error)
             return
         }
+        commits.add(1, ordering: .sequentiallyConsistent)
 
         for action in actions { action() }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 
 /// The single writer: a dedicated thread that owns the write connection and runs queued jobs in
@@ -20,6 +21,11 @@ final class Writer: @unchecked Sendable {
     private var memoryReleaseRequested = false
     /// Touched only by the writer thread while it runs, and by `closeConnection` after it has exited.
     let db: Database
+    /// Batches committed so far, advanced right after each COMMIT and before its completions run (so before
+    /// any of its writes is acknowledged). A reader that keeps one snapshot for several reads
+    /// (`Storage.tryReadStatement` within an I/O pass) compares it before each read and starts a new snapshot
+    /// when it moved, so it never answers from a snapshot older than an acknowledged write.
+    let commits = Atomic<UInt64>(0)
     let maxBatchSize: Int
     let observer: (any StorageObserver)?
     let bus: ChangeBus

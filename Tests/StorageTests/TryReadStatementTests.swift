@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import XCTest
 @testable import Storage
@@ -35,5 +36,136 @@ final class TryReadStatementTests: XCTestCase {
         XCTAssertThrowsError(try storage.tryReadStatement { _ in 1 }) { error in
             XCTAssertEqual(error as? StorageError, .closed)
         }
+    }
+}
+
+/// `Storage.tryReadStatement` on a thread that runs event-loop passes (`IOPass`): one read transaction per
+/// pass, a new snapshot after each commit of this process, nothing held once the pass ends.
+final class TryReadStatementPassTests: XCTestCase {
+    override func setUp() {
+        super.setUp()
+        IOPass.enterPasses()
+    }
+
+    override func tearDown() {
+        IOPass.leavePasses()
+        super.tearDown()
+    }
+
+    private func count(_ storage: Storage) throws -> Int64? {
+        try storage.tryReadStatement { try $0.queryOne("SELECT count(*) FROM t")?[0].int64 } ?? nil
+    }
+
+    func testTheReadsOfAPassShareOneTransactionUntilThePassEnds() throws {
+        // Before the teardown blocks close the storage, which waits for its connections.
+        defer { IOPass.end() }
+        let (storage, _) = try makeStorage(self)
+        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
+        var first: ObjectIdentifier?
+        for _ in 0..<3 {
+            let seen = try storage.tryReadStatement { db -> (ObjectIdentifier, Bool) in
+                (ObjectIdentifier(db), db.isInTransaction)
+            }
+            guard let seen else { return XCTFail("no connection lent") }
+            XCTAssertTrue(seen.1, "the read runs inside the pass's transaction")
+            if let first { XCTAssertEqual(first, seen.0, "the same connection for the whole pass") }
+            first = seen.0
+        }
+        // The pass holds one connection; the other is still free for a nested caller.
+        XCTAssertEqual(try storage.immediate.tryCheckOut().map { db in storage.immediate.checkIn(db); return 1 }, 1)
+        IOPass.end()
+        // Both connections are back and neither is in a transaction.
+        let a = try storage.immediate.tryCheckOut()
+        let b = try storage.immediate.tryCheckOut()
+        XCTAssertNotNil(a)
+        XCTAssertNotNil(b)
+        XCTAssertFalse(a?.isInTransaction ?? true)
+        XCTAssertFalse(b?.isInTransaction ?? true)
+        a.map { storage.immediate.checkIn($0) }
+        b.map { storage.immediate.checkIn($0) }
+    }
+
+    func testAWriteCommittedDuringThePassIsReadByTheNextRead() throws {
+        // Before the teardown blocks close the storage, which waits for its connections.
+        defer { IOPass.end() }
+        let (storage, _) = try makeStorage(self)
+        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
+        XCTAssertEqual(try count(storage), 1)
+        // Acknowledged (writeAndWait returns after the commit): the same pass's next read must see it.
+        try storage.writeAndWait { try $0.db.run("INSERT INTO t VALUES (2)") }
+        XCTAssertEqual(try count(storage), 2)
+        try storage.writeAndWait { try $0.db.run("INSERT INTO t VALUES (3)") }
+        XCTAssertEqual(try count(storage), 3)
+        IOPass.end()
+        XCTAssertEqual(try count(storage), 3)
+    }
+
+    func testAnotherConnectionsCommitIsSeenByTheNextPass() throws {
+        // Before the teardown blocks close the storage, which waits for its connections.
+        defer { IOPass.end() }
+        let (storage, dir) = try makeStorage(self)
+        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
+        XCTAssertEqual(try count(storage), 1)
+        // A write by another connection (another process's, as the sqlite3 shell's would be): not counted by
+        // this process's writer, so the pass keeps its snapshot, and the next pass reads the write.
+        let other = try Database(options: StorageOptions(path: dir + "/test.sqlite3"))
+        try other.execute("INSERT INTO t VALUES (2)")
+        XCTAssertEqual(try count(storage), 1)
+        IOPass.end()
+        XCTAssertEqual(try count(storage), 2)
+        other.close()
+    }
+
+    func testThePassTransactionDoesNotOutliveThePass() throws {
+        // Before the teardown blocks close the storage, which waits for its connections.
+        defer { IOPass.end() }
+        let (storage, dir) = try makeStorage(self)
+        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
+        XCTAssertEqual(try count(storage), 1)
+        let other = try Database(options: StorageOptions(path: dir + "/test.sqlite3"))
+        try other.execute("INSERT INTO t VALUES (2)")
+        // While the pass holds its snapshot, a checkpoint cannot copy the frames after it; after the pass it can
+        // copy them all. (PASSIVE: returns at once; its answer is busy, frames in the WAL, frames copied.)
+        let during = try other.queryOne("PRAGMA wal_checkpoint(PASSIVE)")
+        IOPass.end()
+        let after = try other.queryOne("PRAGMA wal_checkpoint(PASSIVE)")
+        guard let during, let after, let logged = during[1].int64, let copied = during[2].int64 else {
+            return XCTFail("no checkpoint answer")
+        }
+        XCTAssertLessThan(copied, logged, "the frames after the pass's snapshot stay in the WAL while it reads")
+        XCTAssertEqual(after[2].int64, after[1].int64)
+        other.close()
+    }
+
+    func testAFailingReadGivesTheConnectionBack() throws {
+        // Before the teardown blocks close the storage, which waits for its connections.
+        defer { IOPass.end() }
+        let (storage, _) = try makeStorage(self)
+        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
+        XCTAssertEqual(try count(storage), 1)
+        XCTAssertThrowsError(try storage.tryReadStatement { try $0.queryOne("SELECT nope FROM t") })
+        // Not kept any more: both connections are free.
+        let a = try storage.immediate.tryCheckOut()
+        let b = try storage.immediate.tryCheckOut()
+        XCTAssertNotNil(a)
+        XCTAssertNotNil(b)
+        a.map { storage.immediate.checkIn($0) }
+        b.map { storage.immediate.checkIn($0) }
+        XCTAssertEqual(try count(storage), 1)
+    }
+
+    func testOffThePassThreadNothingIsKept() throws {
+        // Before the teardown blocks close the storage, which waits for its connections.
+        defer { IOPass.end() }
+        let (storage, _) = try makeStorage(self)
+        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
+        let inTransaction = Locked<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            inTransaction.withLock { $0 = try? storage.tryReadStatement { $0.isInTransaction } ?? nil }
+            done.signal()
+        }.start()
+        done.wait()
+        XCTAssertEqual(inTransaction.withLock { $0 }, false)
     }
 }

@@ -148,6 +148,9 @@ final class EventLoop: @unchecked Sendable {
         let events = Epoll.allocateEvents(capacity: capacity)
         defer { events.deallocate() }
         var taken: [Message] = []
+        // Point reads answered on this thread keep their read transaction until the pass ends (`IOPass`).
+        IOPass.enterPasses()
+        defer { IOPass.leavePasses() }
         while !stopping {
             let hasMessages = inbox.withLock { inbox -> Bool in
                 if inbox.messages.isEmpty {
@@ -176,6 +179,8 @@ final class EventLoop: @unchecked Sendable {
             tick()
             // Requests admitted from the decoding queue by `tick` go to the workers now, not a pass later.
             submitPendingJobs()
+            // Before the next wait: nothing kept for the pass (a read transaction) is held while asleep.
+            IOPass.end()
         }
         closeEverything()
     }
