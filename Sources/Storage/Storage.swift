@@ -30,8 +30,9 @@ public final class Storage: Sendable {
     /// A read transaction costs two `fcntl`: SQLite's WAL read lock, a shared lock on one read-mark byte of
     /// the `-shm` file taken when it starts and dropped when it ends (SQLite skips them only while another
     /// connection of the process holds the same mark). On an I/O thread (`IOPass.isActive`) the connection
-    /// therefore stays in one read transaction for the rest of the event loop's pass, so under load the lock
-    /// is taken once per wake-up instead of once per request, and it is given back before the thread waits for
+    /// is therefore kept for the rest of the event loop's pass and, from the pass's second read on, in one
+    /// read transaction, so under load the lock is taken twice per wake-up instead of once per request (and
+    /// with one request per wake-up nothing is added), and it is given back before the thread waits for
     /// events again (a snapshot held while the thread sleeps would stop checkpoints from passing it and make
     /// another process's `wal_checkpoint(TRUNCATE)` busy). Before each read of the pass the writer's commit
     /// count is compared with the one read before the snapshot was taken; when it moved, the snapshot is
@@ -107,9 +108,10 @@ public final class Storage: Sendable {
     /// not retry). The body must read a bounded amount (a point lookup): the caller's thread does nothing
     /// else meanwhile. Other errors are thrown.
     ///
-    /// On an event loop's thread (`IOPass.isActive`) the connection is kept, in one read transaction, until
-    /// the loop's pass ends (see `immediate`); the reads of one pass see one snapshot unless this process
-    /// committed in between, when the next read takes a new one.
+    /// On an event loop's thread (`IOPass.isActive`) the connection is kept until the loop's pass ends (see
+    /// `immediate`): the pass's first read runs as its own statement, and the later ones in one read
+    /// transaction, which see one snapshot unless this process committed in between, when the next read
+    /// takes a new one.
     public func tryReadStatement<T>(_ body: (Database) throws -> T) throws -> T? {
         guard IOPass.isActive else {
             do {
@@ -118,21 +120,14 @@ public final class Storage: Sendable {
                 return nil
             }
         }
-        // Read before the snapshot is taken: a commit after this load makes the next read start over, and a
-        // commit before it is in the snapshot.
-        let commits = writer.commits.load(ordering: .sequentiallyConsistent)
         if let held = IOPass.value(for: self) as? PassRead {
-            if held.commits == commits {
-                return try readKept(held, body)
-            }
-            IOPass.forget(self)
-            immediate.checkIn(held.db)
+            return try readKept(held, body)
         }
         guard let db = try immediate.tryCheckOut() else { return nil }
         let value: T
         do {
-            // A deferred BEGIN: the snapshot is taken by the body's first statement, after `commits` was read.
-            try db.run("BEGIN")
+            // The pass's first read runs as its own statement, as off the pass: with one request per wake-up
+            // (a light load) a transaction would only add its BEGIN and COMMIT. A second read begins one.
             value = try body(db)
         } catch StorageError.busy {
             immediate.checkIn(db)
@@ -141,22 +136,31 @@ public final class Storage: Sendable {
             immediate.checkIn(db)
             throw error
         }
-        let pool = immediate
         // A nested call (a body that reads through this method again) finds the outer one's connection not yet
         // kept and takes another; only the first to finish keeps its own.
-        if !IOPass.keep(PassRead(db: db, commits: commits), for: self, end: {
-            // COMMIT is a cached statement; the check-in's own ROLLBACK (for a body that threw) compiles anew.
-            _ = try? db.run("COMMIT")
-            pool.checkIn(db)
-        }) {
+        if !IOPass.keep(PassRead(db: db, pool: immediate), for: self) {
             immediate.checkIn(db)
         }
         return value
     }
 
-    /// A read in the snapshot `held` keeps; any error gives the connection back.
+    /// A later read of the pass on the connection `held` keeps: in its transaction while this process has not
+    /// committed since the snapshot, else in a new one. Any error gives the connection back.
     private func readKept<T>(_ held: PassRead, _ body: (Database) throws -> T) throws -> T? {
         do {
+            // Read before the snapshot is taken: a commit after this load makes a later read start over, and a
+            // commit before it is in the snapshot.
+            let commits = writer.commits.load(ordering: .sequentiallyConsistent)
+            if held.inTransaction && held.commits != commits {
+                held.inTransaction = false
+                try held.db.run("COMMIT")
+            }
+            if !held.inTransaction {
+                // A deferred BEGIN: the snapshot is taken by the body's first statement, after `commits`.
+                try held.db.run("BEGIN")
+                held.inTransaction = true
+                held.commits = commits
+            }
             return try body(held.db)
         } catch {
             IOPass.forget(self)

@@ -56,41 +56,55 @@ final class TryReadStatementPassTests: XCTestCase {
         try storage.tryReadStatement { try $0.queryOne("SELECT count(*) FROM t")?[0].int64 } ?? nil
     }
 
-    func testTheReadsOfAPassShareOneTransactionUntilThePassEnds() throws {
-        // Before the teardown blocks close the storage, which waits for its connections.
-        defer { IOPass.end() }
-        let (storage, _) = try makeStorage(self)
+    /// A storage whose table `t` holds one row. The pass is ended before the teardown closes the storage
+    /// (teardown blocks run last added first), since closing waits for the connections.
+    private func makePassStorage() throws -> (Storage, String) {
+        let (storage, dir) = try makeStorage(self)
+        addTeardownBlock { IOPass.end() }
         try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
+        return (storage, dir)
+    }
+
+    /// Reads the one row twice, so that the pass's transaction is open.
+    private func openThePassTransaction(_ storage: Storage) throws {
+        XCTAssertEqual(try count(storage), 1)
+        XCTAssertEqual(try count(storage), 1)
+    }
+
+    /// Both connections of the pool are free and outside any transaction.
+    private func assertBothConnectionsFree(_ storage: Storage, line: UInt = #line) throws {
+        let a = try storage.immediate.tryCheckOut()
+        let b = try storage.immediate.tryCheckOut()
+        XCTAssertNotNil(a, line: line)
+        XCTAssertNotNil(b, line: line)
+        XCTAssertFalse(a?.isInTransaction ?? true, line: line)
+        XCTAssertFalse(b?.isInTransaction ?? true, line: line)
+        a.map { storage.immediate.checkIn($0) }
+        b.map { storage.immediate.checkIn($0) }
+    }
+
+    func testTheReadsOfAPassShareOneTransactionUntilThePassEnds() throws {
+        let (storage, _) = try makePassStorage()
         var first: ObjectIdentifier?
-        for _ in 0..<3 {
+        for index in 0..<3 {
             let seen = try storage.tryReadStatement { db -> (ObjectIdentifier, Bool) in
                 (ObjectIdentifier(db), db.isInTransaction)
             }
             guard let seen else { return XCTFail("no connection lent") }
-            XCTAssertTrue(seen.1, "the read runs inside the pass's transaction")
+            // The first read of a pass is a statement of its own; the later ones share a transaction.
+            XCTAssertEqual(seen.1, index > 0, "read \(index)")
             if let first { XCTAssertEqual(first, seen.0, "the same connection for the whole pass") }
             first = seen.0
         }
         // The pass holds one connection; the other is still free for a nested caller.
         XCTAssertEqual(try storage.immediate.tryCheckOut().map { db in storage.immediate.checkIn(db); return 1 }, 1)
         IOPass.end()
-        // Both connections are back and neither is in a transaction.
-        let a = try storage.immediate.tryCheckOut()
-        let b = try storage.immediate.tryCheckOut()
-        XCTAssertNotNil(a)
-        XCTAssertNotNil(b)
-        XCTAssertFalse(a?.isInTransaction ?? true)
-        XCTAssertFalse(b?.isInTransaction ?? true)
-        a.map { storage.immediate.checkIn($0) }
-        b.map { storage.immediate.checkIn($0) }
+        try assertBothConnectionsFree(storage)
     }
 
     func testAWriteCommittedDuringThePassIsReadByTheNextRead() throws {
-        // Before the teardown blocks close the storage, which waits for its connections.
-        defer { IOPass.end() }
-        let (storage, _) = try makeStorage(self)
-        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
-        XCTAssertEqual(try count(storage), 1)
+        let (storage, _) = try makePassStorage()
+        try openThePassTransaction(storage)
         // Acknowledged (writeAndWait returns after the commit): the same pass's next read must see it.
         try storage.writeAndWait { try $0.db.run("INSERT INTO t VALUES (2)") }
         XCTAssertEqual(try count(storage), 2)
@@ -101,11 +115,8 @@ final class TryReadStatementPassTests: XCTestCase {
     }
 
     func testAnotherConnectionsCommitIsSeenByTheNextPass() throws {
-        // Before the teardown blocks close the storage, which waits for its connections.
-        defer { IOPass.end() }
-        let (storage, dir) = try makeStorage(self)
-        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
-        XCTAssertEqual(try count(storage), 1)
+        let (storage, dir) = try makePassStorage()
+        try openThePassTransaction(storage)
         // A write by another connection (another process's, as the sqlite3 shell's would be): not counted by
         // this process's writer, so the pass keeps its snapshot, and the next pass reads the write.
         let other = try Database(options: StorageOptions(path: dir + "/test.sqlite3"))
@@ -117,11 +128,8 @@ final class TryReadStatementPassTests: XCTestCase {
     }
 
     func testThePassTransactionDoesNotOutliveThePass() throws {
-        // Before the teardown blocks close the storage, which waits for its connections.
-        defer { IOPass.end() }
-        let (storage, dir) = try makeStorage(self)
-        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
-        XCTAssertEqual(try count(storage), 1)
+        let (storage, dir) = try makePassStorage()
+        try openThePassTransaction(storage)
         let other = try Database(options: StorageOptions(path: dir + "/test.sqlite3"))
         try other.execute("INSERT INTO t VALUES (2)")
         // While the pass holds its snapshot, a checkpoint cannot copy the frames after it; after the pass it can
@@ -138,27 +146,16 @@ final class TryReadStatementPassTests: XCTestCase {
     }
 
     func testAFailingReadGivesTheConnectionBack() throws {
-        // Before the teardown blocks close the storage, which waits for its connections.
-        defer { IOPass.end() }
-        let (storage, _) = try makeStorage(self)
-        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
-        XCTAssertEqual(try count(storage), 1)
+        let (storage, _) = try makePassStorage()
+        try openThePassTransaction(storage)
         XCTAssertThrowsError(try storage.tryReadStatement { try $0.queryOne("SELECT nope FROM t") })
         // Not kept any more: both connections are free.
-        let a = try storage.immediate.tryCheckOut()
-        let b = try storage.immediate.tryCheckOut()
-        XCTAssertNotNil(a)
-        XCTAssertNotNil(b)
-        a.map { storage.immediate.checkIn($0) }
-        b.map { storage.immediate.checkIn($0) }
+        try assertBothConnectionsFree(storage)
         XCTAssertEqual(try count(storage), 1)
     }
 
     func testOffThePassThreadNothingIsKept() throws {
-        // Before the teardown blocks close the storage, which waits for its connections.
-        defer { IOPass.end() }
-        let (storage, _) = try makeStorage(self)
-        try storage.writeAndWait { try $0.db.execute("CREATE TABLE t (n); INSERT INTO t VALUES (1)") }
+        let (storage, _) = try makePassStorage()
         let inTransaction = Locked<Bool?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread {

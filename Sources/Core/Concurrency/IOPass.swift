@@ -5,16 +5,16 @@ import Glibc
 ///
 /// Why: under load one wake-up of an I/O thread answers dozens of requests (64 connections gave one
 /// `epoll_wait` per 64 point reads), and a resource that costs system calls to take and to give back (a
-/// read transaction's WAL lock, in `Storage`) is then taken once per pass instead of once per request,
-/// while nothing is held while the thread sleeps. The HTTP server's loop calls `enterPasses` once on its
-/// thread and `end` after every pass; on any other thread `isActive` is false and callers do per call
-/// what they would have done anyway.
+/// read transaction's WAL lock, in `Storage`) is then taken a fixed number of times per pass instead of
+/// once per request, while nothing is held while the thread sleeps. The HTTP server's loop calls
+/// `enterPasses` once on its thread and `end` after every pass; on any other thread `isActive` is false and
+/// callers do per call what they would have done anyway.
 ///
 /// Everything here is per thread (a POSIX thread-specific slot), so no lock is involved; a value kept by
 /// one thread is never seen by another.
 public enum IOPass {
     private final class Slot {
-        var entries: [(owner: ObjectIdentifier, value: AnyObject, end: () -> Void)] = []
+        var entries: [(owner: ObjectIdentifier, value: any PassResource)] = []
     }
 
     private static let key: pthread_key_t = {
@@ -49,37 +49,43 @@ public enum IOPass {
     public static var isActive: Bool { pthread_getspecific(key) != nil }
 
     /// The value `owner` kept for the current pass on the calling thread, if any.
-    public static func value(for owner: AnyObject) -> AnyObject? {
+    public static func value(for owner: AnyObject) -> (any PassResource)? {
         guard let slot else { return nil }
         let id = ObjectIdentifier(owner)
         for entry in slot.entries where entry.owner == id { return entry.value }
         return nil
     }
 
-    /// Keeps `value` for `owner` until the current pass ends, when `end` runs (once). Returns false, keeping
-    /// nothing, when the calling thread runs no passes or `owner` keeps a value already: the caller then
-    /// gives back what it holds itself.
-    public static func keep(_ value: AnyObject, for owner: AnyObject, end: @escaping () -> Void) -> Bool {
+    /// Keeps `value` for `owner` until the current pass ends, when its `endPass` runs (once). Returns false,
+    /// keeping nothing, when the calling thread runs no passes or `owner` keeps a value already: the caller
+    /// then gives back what it holds itself.
+    public static func keep(_ value: any PassResource, for owner: AnyObject) -> Bool {
         guard let slot else { return false }
         let id = ObjectIdentifier(owner)
         if slot.entries.contains(where: { $0.owner == id }) { return false }
-        slot.entries.append((id, value, end))
+        slot.entries.append((id, value))
         return true
     }
 
-    /// Forgets `owner`'s value without running its `end` (the owner gave it back itself).
+    /// Forgets `owner`'s value without running its `endPass` (the owner gave it back itself).
     public static func forget(_ owner: AnyObject) {
         guard let slot else { return }
         let id = ObjectIdentifier(owner)
         slot.entries.removeAll { $0.owner == id }
     }
 
-    /// Ends the calling thread's current pass: every kept value's `end` runs, in the order they were kept,
-    /// and is forgotten. Cheap when nothing was kept.
+    /// Ends the calling thread's current pass: every kept value's `endPass` runs, in the order they were
+    /// kept, and is forgotten. Cheap when nothing was kept.
     public static func end() {
         guard let slot, !slot.entries.isEmpty else { return }
         let entries = slot.entries
         slot.entries.removeAll(keepingCapacity: true)
-        for entry in entries { entry.end() }
+        for entry in entries { entry.value.endPass() }
     }
+}
+
+/// Something kept for the rest of an event loop's pass (`IOPass.keep`), given back when the pass ends.
+public protocol PassResource: AnyObject {
+    /// Gives the resource back; called once, on the thread that kept it, when its pass ends.
+    func endPass()
 }
