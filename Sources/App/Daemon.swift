@@ -146,6 +146,7 @@ public final class Daemon: @unchecked Sendable {
         c.port = config.port
         c.ioThreads = config.ioThreads
         c.workerThreads = config.workerThreads
+        if let running = config.runningWorkers { c.runningWorkers = running }
         c.maxConnections = config.maxConnections
         c.headerReadTimeout = .seconds(config.headerReadTimeoutSeconds)
         c.bodyReadTimeout = .seconds(config.bodyReadTimeoutSeconds)

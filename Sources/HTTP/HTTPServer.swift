@@ -31,7 +31,7 @@ public final class HTTPServer: Sendable {
         self.router = router
         self.logger = logger
         self.observer = observer
-        workers = WorkerPool(threads: configuration.workerThreads)
+        workers = WorkerPool(threads: configuration.workerThreads, runningLimit: configuration.runningWorkers)
     }
 
     /// A function for code that runs inside handlers to call right before it blocks on something other

@@ -10,6 +10,9 @@ public struct ServerConfiguration: Sendable {
     public var ioThreads = 1
     /// Worker threads running handlers (they may block on storage).
     public var workerThreads = 64
+    /// How many workers a queue of handlers keeps awake while none of them announced a wait (see
+    /// `WorkerPool`): twice the cores by default, so CPU-bound handlers are not spread over every worker.
+    public var runningWorkers = 2 * max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Server-wide limits; route groups may lower them.
     public var limits = Limits()
     /// Time a client has to send a complete request head once it started one (slowloris guard).

@@ -17,6 +17,7 @@ public enum ConfigSchema {
         ConfigOption("server", "port", 8080, .integer(port), "TCP port; 0 picks a free one (printed at start)."),
         ConfigOption("server", "ioThreads", 2, .integer(1...64), "Event-loop threads that own sockets."),
         ConfigOption("server", "workerThreads", 64, .integer(1...4096), "Threads that run request handlers."),
+        ConfigOption("server", "runningWorkers", nil, .optionalInteger(1...4096), "Workers a queue of requests wakes while none of them blocks; null: twice the cores."),
         ConfigOption("server", "maxConnections", 20_000, .integer(positive), "Open connections beyond this are accepted and closed."),
         ConfigOption("server", "headerReadTimeoutSeconds", 10, .integer(seconds), "A request head must arrive within this time (slow clients are dropped)."),
         ConfigOption("server", "bodyReadTimeoutSeconds", 30, .integer(seconds), "A request body gets this long to start and may fall this far behind minBodyBytesPerSecond (408 beyond)."),

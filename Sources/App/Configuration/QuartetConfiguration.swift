@@ -48,6 +48,7 @@ public struct QuartetConfiguration: Sendable {
     public var port: Int { int("server", "port") }
     public var ioThreads: Int { int("server", "ioThreads") }
     public var workerThreads: Int { int("server", "workerThreads") }
+    public var runningWorkers: Int? { value("server", "runningWorkers").int64Value.flatMap { Int(exactly: $0) } }
     public var maxConnections: Int { int("server", "maxConnections") }
     public var headerReadTimeoutSeconds: Int { int("server", "headerReadTimeoutSeconds") }
     public var bodyReadTimeoutSeconds: Int { int("server", "bodyReadTimeoutSeconds") }
