@@ -16,6 +16,8 @@ public final class Database {
     public let isReadOnly: Bool
     /// The `PRAGMA mmap_size` this connection was opened with (0: it reads with pread only).
     let mmapSizeBytes: Int
+    /// Objects other modules keep with this connection, one per type (`attachment(_:make:)`).
+    private var attachments: [ObjectIdentifier: AnyObject] = [:]
 
     /// Opens (creating it when writable and missing) the database at `path` and applies the connection
     /// pragmas, in this order: busy_timeout, journal_mode=WAL, synchronous, foreign_keys=ON, mmap_size,
@@ -203,6 +205,18 @@ public final class Database {
 
     /// Prepared statements currently cached (for tests and diagnostics).
     public var cachedStatementCount: Int { statementCache.count }
+
+    /// The object of type `T` kept with this connection, made by `make` on first use: for facts about this
+    /// connection's snapshots (a total read at one `data_version`) that would otherwise sit in a map shared
+    /// by every thread, behind a lock. Like everything else here it is touched only by the thread holding
+    /// the connection, so it needs no lock of its own; it lives as long as the connection.
+    public func attachment<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {
+        let key = ObjectIdentifier(type)
+        if let kept = attachments[key] as? T { return kept }
+        let made = make()
+        attachments[key] = made
+        return made
+    }
 
     /// Runs `body` inside one deferred transaction (BEGIN ... COMMIT, ROLLBACK when it throws), so every
     /// statement of `body` reads the same snapshot. On a read connection this is also cheaper than

@@ -38,12 +38,12 @@ public struct BackbeamConfig: Sendable {
     /// 256 shapes: an application sends a few dozen distinct queries; each entry holds two statement texts
     /// of a few hundred bytes.
     public static let defaultQueryPlanCacheSize = 256
-    /// List queries (statement and values) whose exact totals are kept until the database changes
-    /// (`CountCache`); 0 counts every time.
+    /// List queries (statement and values) whose exact totals each read connection keeps until the database
+    /// changes (`CountCache`); 0 counts every time.
     public var countCacheSize = BackbeamConfig.defaultCountCacheSize
-    /// 4,096 queries: the distinct filter values of an application's common lists; an entry is its count
-    /// statement's text (shared with the compiled query), its bound values and one small answer per reader
-    /// connection, a few hundred bytes.
+    /// 4,096 queries per read connection: the distinct filter values of an application's common lists; an
+    /// entry is its count statement's text (shared with the compiled query), its bound values and its
+    /// answer, a few hundred bytes (about 1 MB per connection when full).
     public static let defaultCountCacheSize = 4096
     /// bcrypt cost of passwords (§5.4.1).
     public var bcryptCost = 10

@@ -1,6 +1,5 @@
 import Core
 import Storage
-import Synchronization
 
 /// Exact totals of list queries (`QueryRunner.count`), kept until the database changes: a repeated query
 /// (same count statement, same bound values) answers its total without counting its matches again, which
@@ -12,55 +11,35 @@ import Synchronization
 /// connection whenever any other connection, in this process or another, committed a change since the
 /// connection's previous transaction, and a read-only connection commits nothing itself. So when the same
 /// connection, inside a later read transaction, reads the same value, no commit happened between the two
-/// snapshots: the database content, and with it the count, is the same. Any other connection, a changed
-/// value, or a connection replaced since (the answer holds it weakly, so a new connection at the same
-/// address is not taken for the old one) counts again. Catalogue and index changes are commits too, and
-/// they also change the statement texts (`QueryPlanCache`). Only texts kept by shape are used as keys (a
-/// text chosen by a value never is), with every bound value.
+/// snapshots: the database content, and with it the count, is the same. Any other connection or a changed
+/// value counts again. Catalogue and index changes are commits too, and they also change the statement
+/// texts (`QueryPlanCache`). Only texts kept by shape are used as keys (a text chosen by a value never is),
+/// with every bound value.
 ///
-/// Bounded: at most `capacity` statements with their values, the oldest entered leaving first (constant
-/// time; a hit does not reorder), each with at most one answer per connection (`maxAnswers`).
+/// Where the answers live: with their connection (`Database.attachment`), which only the thread holding it
+/// touches, so reading or keeping one takes no lock. They were once in one map shared by all readers behind
+/// a lock; every list query took it, and under 64 clients on two cores it was the most contended of the
+/// query's locks (docs/performance.md, "The caches' locks under 64 clients"). An answer also goes with its connection, so a
+/// connection replaced (after new statistics) can never hand its answers to a successor at the same address.
+///
+/// Bounded: at most `capacity` statements with their values per connection, the oldest entered leaving
+/// first (constant time; a hit does not reorder).
 final class CountCache: Sendable {
     struct Key: Hashable, Sendable {
         var text: String
         var args: [SQLValue]
     }
 
-    /// A connection held weakly: alive and of the same address, it is the same connection.
-    private final class ConnectionRef: @unchecked Sendable {
-        // Only read for whether it is still there, under the cache's lock; never used to run statements.
-        private weak var connection: Database?
-        let id: ObjectIdentifier
-
-        init(_ connection: Database) {
-            self.connection = connection
-            id = ObjectIdentifier(connection)
-        }
-
-        var isAlive: Bool { connection != nil }
-    }
-
-    /// The count one connection read at one `data_version`.
-    private struct Answer: Sendable {
-        var connection: ConnectionRef
-        var version: Int64
-        var count: Int
-
-        func isOf(_ id: ObjectIdentifier) -> Bool { connection.id == id && connection.isAlive }
-    }
-
-    private struct State {
-        var answers: [Key: [Answer]] = [:]
+    /// One connection's answers: the count read for each key, at the data version it was read at.
+    private final class Answers {
+        var counts: [Key: (version: Int64, count: Int)] = [:]
         /// Keys in the order they were entered (a ring of `capacity` slots), for eviction.
         var order: [Key?] = []
         var next = 0
     }
 
-    private let state: Mutex<State>
-    /// Most keys kept; 0 turns the cache off.
+    /// Most keys kept per connection; 0 turns the cache off.
     let capacity: Int
-    /// Answers kept per key, one per reader connection (the reader pool's default is 8).
-    static let maxAnswers = 16
 
     /// Totals answered from the cache, and totals counted and kept (`/metrics`: whether the cache serves a
     /// load depends on how often the database changes under it).
@@ -69,62 +48,43 @@ final class CountCache: Sendable {
 
     init(capacity: Int, metrics: MetricsRegistry? = nil) {
         self.capacity = max(0, capacity)
-        state = Mutex(State())
         hits = metrics?.counter("quartet_backbeam_count_cache_hits_total",
                                 help: "List query totals answered from kept counts")
         misses = metrics?.counter("quartet_backbeam_count_cache_misses_total",
                                   help: "List query totals counted and kept (none kept for the connection at its data version)")
     }
 
+    private func answers(of connection: Database) -> Answers { connection.attachment(Answers.self) { Answers() } }
+
     /// The count `connection` read for `key` at `version`, if kept.
     func count(_ key: Key, connection: Database, version: Int64) -> Int? {
-        guard capacity > 0 else { return nil }
-        let id = ObjectIdentifier(connection)
-        let kept = state.withLock { state -> Int? in
-            guard let answers = state.answers[key] else { return nil }
-            for answer in answers where answer.version == version && answer.isOf(id) {
-                return answer.count
-            }
-            return nil
-        }
-        if kept != nil { hits?.increment() }
-        return kept
+        guard capacity > 0, let kept = answers(of: connection).counts[key], kept.version == version else { return nil }
+        hits?.increment()
+        return kept.count
     }
 
     /// Keeps the count `connection` read for `key` at `version`, in place of that connection's earlier one.
     func keep(_ key: Key, connection: Database, version: Int64, count: Int) {
         guard capacity > 0 else { return }
         misses?.increment()
-        let answer = Answer(connection: ConnectionRef(connection), version: version, count: count)
-        let id = answer.connection.id
-        state.withLock { state in
-            if var answers = state.answers[key] {
-                // Answers of connections gone (replaced after new statistics) and this one's older answer leave.
-                answers.removeAll { !$0.connection.isAlive || $0.connection.id == id }
-                if answers.count >= Self.maxAnswers { answers.removeFirst() }
-                answers.append(answer)
-                state.answers[key] = answers
-                return
-            }
-            if state.order.count < capacity {
-                state.order.append(key)
-            } else {
-                if let victim = state.order[state.next] { state.answers[victim] = nil }
-                state.order[state.next] = key
-                state.next = (state.next + 1) % capacity
-            }
-            state.answers[key] = [answer]
+        let answers = answers(of: connection)
+        if answers.counts.updateValue((version, count), forKey: key) != nil { return }
+        if answers.order.count < capacity {
+            answers.order.append(key)
+        } else {
+            if let victim = answers.order[answers.next] { answers.counts[victim] = nil }
+            answers.order[answers.next] = key
+            answers.next = (answers.next + 1) % capacity
         }
     }
 
-    /// Keys currently kept (for tests and diagnostics).
-    var count: Int { state.withLock { $0.answers.count } }
+    /// Keys `connection` keeps answers for (for tests and diagnostics).
+    func count(on connection: Database) -> Int { answers(of: connection).counts.count }
 
-    /// The keys currently kept, oldest entered first (for tests and diagnostics).
-    var keys: [Key] {
-        state.withLock { state in
-            let n = state.order.count
-            return (0..<n).compactMap { state.order[(state.next + $0) % n] }
-        }
+    /// The keys `connection` keeps answers for, oldest entered first (for tests and diagnostics).
+    func keys(on connection: Database) -> [Key] {
+        let answers = answers(of: connection)
+        let n = answers.order.count
+        return (0..<n).compactMap { answers.order[(answers.next + $0) % n] }
     }
 }

@@ -23,7 +23,7 @@ public final class SQLiteBackbeamStore: BackbeamStore {
 
     /// A store on `storage`, whose migrations have run, keeping file content in `blobs`, the compiled
     /// texts of up to `queryPlanCacheSize` query shapes and the totals of up to `countCacheSize` queries
-    /// (0: none), whose hits and misses go to `metrics` when given.
+    /// per read connection (0: none), whose hits and misses go to `metrics` when given.
     public init(storage: Storage, blobs: BlobStore? = nil, queryPlanCacheSize: Int = BackbeamConfig.defaultQueryPlanCacheSize,
                 countCacheSize: Int = BackbeamConfig.defaultCountCacheSize, metrics: MetricsRegistry? = nil) {
         self.storage = storage

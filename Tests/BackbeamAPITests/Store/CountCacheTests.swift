@@ -31,7 +31,8 @@ final class CountCacheTests: XCTestCase {
         XCTAssertEqual(cache.count(key, connection: b, version: 5), 41)
         XCTAssertEqual(cache.count(key, connection: a, version: 6), 42)
         XCTAssertNil(cache.count(key, connection: a, version: 5), "replaced by the connection's newer answer")
-        XCTAssertEqual(cache.count, 1)
+        XCTAssertEqual(cache.count(on: a), 1)
+        XCTAssertEqual(cache.count(on: b), 1)
     }
 
     func testHitsAndMissesAreCountedInTheMetrics() throws {
@@ -78,10 +79,21 @@ final class CountCacheTests: XCTestCase {
         let cache = CountCache(capacity: 2)
         let keys = (0..<3).map { CountCache.Key(text: "t", args: [.integer(Int64($0))]) }
         for (i, key) in keys.enumerated() { cache.keep(key, connection: a, version: 1, count: i) }
-        XCTAssertEqual(cache.count, 2)
+        XCTAssertEqual(cache.count(on: a), 2)
         XCTAssertNil(cache.count(keys[0], connection: a, version: 1))
         XCTAssertEqual(cache.count(keys[2], connection: a, version: 1), 2)
-        XCTAssertEqual(cache.keys, [keys[1], keys[2]])
+        XCTAssertEqual(cache.keys(on: a), [keys[1], keys[2]])
+        // The bound is per connection: another one keeps its own answers and evicts none of `a`'s.
+        let b = try open()
+        for (i, key) in keys.prefix(2).enumerated() { cache.keep(key, connection: b, version: 1, count: 10 + i) }
+        XCTAssertEqual(cache.keys(on: b), [keys[0], keys[1]])
+        XCTAssertEqual(cache.count(keys[0], connection: b, version: 1), 10)
+        XCTAssertEqual(cache.keys(on: a), [keys[1], keys[2]])
+        // Keeping a newer answer for a kept key replaces it in place: nothing is evicted.
+        cache.keep(keys[1], connection: a, version: 2, count: 7)
+        XCTAssertEqual(cache.keys(on: a), [keys[1], keys[2]])
+        XCTAssertEqual(cache.count(keys[1], connection: a, version: 2), 7)
+        XCTAssertEqual(cache.count(keys[2], connection: a, version: 1), 2)
         let off = CountCache(capacity: 0)
         off.keep(keys[0], connection: a, version: 1, count: 0)
         XCTAssertNil(off.count(keys[0], connection: a, version: 1))
@@ -95,11 +107,12 @@ final class CountCacheTests: XCTestCase {
         for i in 0..<12 { try f.create("place", [("set-cat", "c\(i % 2)")]) }
         XCTAssertEqual(try f.query("place", "where cat = ?", ["c0"], limit: 2).count, 6)
         XCTAssertEqual(try f.query("place", "where cat = ?", ["c0"], limit: 2, offset: 0).count, 6)
-        XCTAssertEqual(f.store.counts.count, 1)
-        let key = try XCTUnwrap(f.store.counts.keys.first)
+        // One reader connection: the one every query and `read` below use.
+        XCTAssertEqual(try f.storage.read { f.store.counts.count(on: $0) }, 1)
+        let key = try XCTUnwrap(try f.storage.read { f.store.counts.keys(on: $0) }.first)
         // A page that is the whole answer needs no count and keeps none.
         XCTAssertEqual(try f.query("place", "where cat = ?", ["c1"], limit: 10).count, 6)
-        XCTAssertEqual(f.store.counts.count, 1)
+        XCTAssertEqual(try f.storage.read { f.store.counts.count(on: $0) }, 1)
         // The cache answers while nothing was committed: a planted total comes back.
         try f.storage.read { db in
             let version = try XCTUnwrap(try db.queryOne("PRAGMA data_version")?[0].int64)
