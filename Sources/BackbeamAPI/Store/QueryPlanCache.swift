@@ -1,4 +1,4 @@
-import Synchronization
+import Core
 
 /// What decides the statement texts of a list query (`QueryRunner`): the environment, the entity, the parsed
 /// BQL (its condition, joins and sort), whether there is a limit and an offset, and the generation of the
@@ -29,7 +29,26 @@ struct CompiledQuery: Sendable {
 /// commit.
 typealias QueryPlanCache = BoundedCache<QueryShape, CompiledQuery>
 
-/// A bounded least-recently-used map shared between threads (behind a lock).
+/// A key with its hash computed once, before a shared cache's lock is taken: the map below then hashes one
+/// integer inside the lock instead of the whole key (a request's BQL text, a query's shape with its BQL
+/// tree). Every list query takes these locks twice, and hashing inside them made each holder's critical
+/// section longer, so more of the other workers found the lock taken and spun or slept on it.
+struct PrehashedKey<Key: Hashable & Sendable>: Hashable, Sendable {
+    let key: Key
+    private let hash: Int
+
+    init(_ key: Key) {
+        self.key = key
+        hash = key.hashValue
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+    /// Different hashes answer without comparing the keys; equal ones still compare them.
+    static func == (a: Self, b: Self) -> Bool { a.hash == b.hash && a.key == b.key }
+}
+
+/// A bounded least-recently-used map shared between threads (behind a lock; keys are hashed before it).
 final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// A class, so that marking a use does not hash the key a second time.
     private final class Entry {
@@ -43,11 +62,15 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     private struct State {
-        var entries: [Key: Entry] = [:]
+        var entries: [PrehashedKey<Key>: Entry] = [:]
         var clock: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    /// A pthread mutex (`Locked`), not `Synchronization.Mutex`: on Linux a contended Mutex spins in user
+    /// space first and then waits on a priority-inheritance futex. Every list query takes this lock twice,
+    /// and under 64 clients on two cores the spinning in these caches' locks was up to 4 % of the server's
+    /// CPU (sampled; docs/performance.md). A pthread mutex's waiter sleeps at once.
+    private let state = Locked(State())
     /// Most entries kept; 0 turns the cache off.
     let capacity: Int
 
@@ -58,6 +81,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The value of `key`, marked most recently used.
     func get(_ key: Key) -> Value? {
         guard capacity > 0 else { return nil }
+        let key = PrehashedKey(key)
         return state.withLock { state -> Value? in
             guard let entry = state.entries[key] else { return nil }
             state.clock &+= 1
@@ -69,6 +93,7 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Keeps `value` for `key`, evicting the least recently used entry when full.
     func put(_ key: Key, _ value: Value) {
         guard capacity > 0 else { return }
+        let key = PrehashedKey(key)
         state.withLock { state in
             state.clock &+= 1
             if state.entries[key] == nil, state.entries.count >= capacity,

@@ -12,7 +12,8 @@ public final class SQLiteBackbeamStore: BackbeamStore {
     /// Where file content lives (§5.3); nil for a store without files.
     let blobs: BlobStore?
     /// Field catalogues by space, as last read, with the generation they were read at.
-    private let catalogues = Mutex<[SpaceID: (generation: UInt64, catalogue: FieldCatalogue)]>([:])
+    /// Behind a pthread mutex, as `BoundedCache` is (every list query reads it).
+    private let catalogues = Locked<[SpaceID: (generation: UInt64, catalogue: FieldCatalogue)]>([:])
     /// Raised after every commit that changed a catalogue; cached catalogues of older generations are read
     /// again. It is read before a catalogue is loaded, so a load that raced a commit is tagged old.
     private let catalogueGeneration = Atomic<UInt64>(0)
