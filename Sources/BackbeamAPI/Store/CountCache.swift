@@ -19,8 +19,9 @@ import Storage
 /// Where the answers live: with their connection (`Database.attachment`), which only the thread holding it
 /// touches, so reading or keeping one takes no lock. They were once in one map shared by all readers behind
 /// a lock; every list query took it, and under 64 clients on two cores it was the most contended of the
-/// query's locks (docs/performance.md, "The caches' locks under 64 clients"). An answer also goes with its connection, so a
-/// connection replaced (after new statistics) can never hand its answers to a successor at the same address.
+/// query's locks (docs/performance.md, "The caches' locks under 64 clients"). An answer also goes with its
+/// connection, so a connection replaced (after new statistics) never hands its answers to a successor at the
+/// same address.
 ///
 /// Bounded: at most `capacity` statements with their values per connection, the oldest entered leaving
 /// first (constant time; a hit does not reorder).
