@@ -31,8 +31,9 @@ typealias QueryPlanCache = BoundedCache<QueryShape, CompiledQuery>
 
 /// A key with its hash computed once, before a shared cache's lock is taken: the map below then hashes one
 /// integer inside the lock instead of the whole key (a request's BQL text, a query's shape with its BQL
-/// tree). Every list query takes these locks twice, and hashing inside them made each holder's critical
-/// section longer, so more of the other workers found the lock taken and spun or slept on it.
+/// tree). Every list query takes two such locks (its parsed BQL's and its plan's), and hashing inside them
+/// made each holder's critical section longer, so more of the other workers found the lock taken and spun or
+/// slept on it.
 struct PrehashedKey<Key: Hashable & Sendable>: Hashable, Sendable {
     let key: Key
     private let hash: Int
@@ -67,9 +68,10 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// A pthread mutex (`Locked`), not `Synchronization.Mutex`: on Linux a contended Mutex spins in user
-    /// space first and then waits on a priority-inheritance futex. Every list query takes this lock twice,
-    /// and under 64 clients on two cores the spinning in these caches' locks was up to 4 % of the server's
-    /// CPU (sampled; docs/performance.md). A pthread mutex's waiter sleeps at once.
+    /// space first and then waits on a priority-inheritance futex. Every list query takes two of these
+    /// caches' locks (its parsed BQL's and its plan's), and under 64 clients on two cores the spinning on
+    /// the query's cache locks was up to 4 % of the server's CPU (sampled; docs/performance.md). A pthread
+    /// mutex's waiter sleeps at once.
     private let state = Locked(State())
     /// Most entries kept; 0 turns the cache off.
     let capacity: Int
