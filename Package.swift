@@ -104,7 +104,7 @@ let package = Package(
 
 /// What the fuzzing entry points parse with.
 var fuzzEntryDependencies: [Target.Dependency] {
-    ["Core", "HTTP", "Storage", "QueryKit", "ParseAPI", "DatastoreAPI", "CouchAPI", "BackbeamAPI",
+    ["Core", "HTTP", "Storage", "QueryKit", "Files", "ParseAPI", "DatastoreAPI", "CouchAPI", "BackbeamAPI",
      .product(name: "Logging", package: "swift-log")]
 }
 

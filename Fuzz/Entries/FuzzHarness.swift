@@ -14,6 +14,10 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
     case couchChanges = "couch-changes"
     case couchAllDocs = "couch-all-docs"
     case couchMultipart = "couch-multipart"
+    case couchBulkDocs = "couch-bulk-docs"
+    case couchSession = "couch-session"
+    case byteRanges = "byte-ranges"
+    case imageRequest = "image-request"
     case gzipBody = "gzip-body"
     case backbeamBQL = "backbeam-bql"
     case backbeamParameters = "backbeam-parameters"
@@ -34,6 +38,10 @@ public enum FuzzHarness: String, CaseIterable, Sendable {
         case .couchChanges: return CouchFuzz.changes(input)
         case .couchAllDocs: return CouchFuzz.allDocs(input)
         case .couchMultipart: return CouchFuzz.multipart(input)
+        case .couchBulkDocs: return CouchFuzz.bulkDocs(input)
+        case .couchSession: return CouchFuzz.session(input)
+        case .byteRanges: return RangeFuzz.ranges(input)
+        case .imageRequest: return ImageRequestFuzz.request(input)
         case .gzipBody: return GzipFuzz.body(input)
         case .backbeamBQL: return BackbeamFuzz.bql(input)
         case .backbeamParameters: return BackbeamFuzz.parameters(input)

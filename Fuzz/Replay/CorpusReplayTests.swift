@@ -61,6 +61,10 @@ final class CorpusReplayTests: XCTestCase {
     func testCouchChangesCorpus() throws { _ = try replay(.couchChanges) }
     func testCouchAllDocsCorpus() throws { _ = try replay(.couchAllDocs) }
     func testCouchMultipartCorpus() throws { _ = try replay(.couchMultipart) }
+    func testCouchBulkDocsCorpus() throws { _ = try replay(.couchBulkDocs) }
+    func testCouchSessionCorpus() throws { _ = try replay(.couchSession) }
+    func testByteRangesCorpus() throws { _ = try replay(.byteRanges) }
+    func testImageRequestCorpus() throws { _ = try replay(.imageRequest) }
     func testGzipBodyCorpus() throws { _ = try replay(.gzipBody) }
     func testBackbeamBQLCorpus() throws { _ = try replay(.backbeamBQL) }
     func testBackbeamParametersCorpus() throws { _ = try replay(.backbeamParameters) }
