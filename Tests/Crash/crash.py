@@ -4,7 +4,9 @@
 
   * every acknowledged write is there (Parse objects and their last acknowledged update, Datastore rows,
     Couch documents at their acknowledged revision or a later one the server may have committed before
-    the kill, Backbeam objects);
+    the kill, including documents pushed as a replicator pushes them (`_bulk_docs` with `new_edits=false`),
+    Couch attachments and Backbeam files byte for byte (both go through the blob store: temporary file,
+    fsync, rename, fsync of the folder), Backbeam objects);
   * `PRAGMA integrity_check` answers `ok` (through the sqlite3 command-line shell, read-only, while the
     restarted server runs: WAL readers do not disturb it);
   * no Datastore revision and no Couch `update_seq` went backwards (each is compared with the highest
@@ -103,8 +105,9 @@ class Server:
                 self.kill()
         self._join_drainer()
 
-    def request(self, method, path, body=None, headers=None, timeout=10):
-        """Returns (status, parsed JSON or None). Raises OSError/HTTPException when the server is gone."""
+    def request(self, method, path, body=None, headers=None, timeout=10, raw=False):
+        """Returns (status, parsed JSON or None), or (status, bytes) when `raw`. Raises OSError/HTTPException
+        when the server is gone."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         try:
             conn.request(method, path, body=body, headers=headers or {})
@@ -112,6 +115,8 @@ class Server:
             data = resp.read()
         finally:
             conn.close()
+        if raw:
+            return resp.status, data
         try:
             return resp.status, json.loads(data) if data else None
         except ValueError:
@@ -131,18 +136,35 @@ class Server:
         headers["Content-Type"] = "application/x-www-form-urlencoded"
         return self.request("POST", f"/1/datastores/{endpoint}", form, headers)
 
-    def backbeam(self, method, path, params):
-        """A request signed as the SDKs sign it: HMAC-SHA1 over the sorted `name=value` pairs plus method and
-        path (names here are ASCII, so byte order is the UTF-16 order the server uses)."""
+    @staticmethod
+    def backbeam_signed(method, path, params):
+        """`params` with the key, nonce, time and signature the SDKs add: HMAC-SHA1 over the sorted `name=value`
+        pairs plus method and path (names here are ASCII, so byte order is the UTF-16 order the server uses)."""
         params = dict(params, key=BB_KEY, nonce=os.urandom(16).hex(), time=str(int(time.time() * 1000)))
         pairs = sorted(list(params.items()) + [("method", method), ("path", path)])
         canonical = "&".join(f"{k}={v}" for k, v in pairs).encode()
         params["signature"] = base64.b64encode(hmac.new(BB_SECRET.encode(), canonical, hashlib.sha1).digest()).decode()
-        form = urllib.parse.urlencode(params)
+        return params
+
+    def backbeam(self, method, path, params):
+        """A signed request, the parameters in the query (GET) or a url-encoded body."""
+        form = urllib.parse.urlencode(self.backbeam_signed(method, path, params))
         if method == "GET":
             return self.request("GET", f"/backbeam/crash/dev{path}?{form}")
         return self.request(method, f"/backbeam/crash/dev{path}", form,
                             {"Content-Type": "application/x-www-form-urlencoded"})
+
+    def backbeam_upload(self, data, content_type):
+        """`POST /data/file/upload` as the browser SDK sends it: the signed parameters as form fields, then the
+        `file` part (never signed)."""
+        boundary = "crash" + os.urandom(8).hex()
+        body = b""
+        for name, value in self.backbeam_signed("POST", "/data/file/upload", {}).items():
+            body += f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        body += (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob.bin"\r\n'
+                 f"Content-Type: {content_type}\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        return self.request("POST", "/backbeam/crash/dev/data/file/upload", body,
+                            {"Content-Type": f"multipart/form-data; boundary={boundary}"})
 
     def couch(self, method, path, obj=None):
         headers = {"Authorization": ADMIN_AUTH, "Content-Type": "application/json"}
@@ -164,7 +186,11 @@ class Ledger:
         self.couch_docs = {}          # id -> acknowledged rev
         self.couch_sent = {}          # id -> rev in flight (body sent, no answer yet)
         self.couch_seq = 0            # highest update_seq seen in a reply
+        self.couch_attachments = {}   # document id -> SHA-256 of its acknowledged attachment's bytes
         self.backbeam_objects = {}    # id -> "w" value
+        self.backbeam_files = {}      # file id -> SHA-256 of its acknowledged bytes
+        self.couch_attachments_checked = set()  # read back after a restart at least once
+        self.backbeam_files_checked = set()
         self.acked = 0
 
 
@@ -290,10 +316,80 @@ def couch_writer(server, ledger, stop, prefix):
             return
 
 
+def couch_replicated_writer(server, ledger, stop, prefix):
+    """Pushes new documents as a replicator does: `_bulk_docs` with `new_edits=false`, 20 documents per batch,
+    each with a 3-revision history. A batch answered 201 with no failures is acknowledged as a whole."""
+    i = 0
+    while not stop.is_set():
+        i += 1
+        docs = []
+        for j in range(20):
+            ids = [os.urandom(16).hex() for _ in range(3)]
+            docs.append({"_id": f"{prefix}-r{i}-{j}", "_rev": f"3-{ids[0]}",
+                         "_revisions": {"start": 3, "ids": ids}, "batch": i, "j": j})
+        try:
+            # `new_edits` last, as CouchDB's replicator writes it: the tree-less reader takes such bodies.
+            status, body = server.couch("POST", "/crash/_bulk_docs", {"docs": docs, "new_edits": False})
+        except (OSError, http.client.HTTPException):
+            return
+        if status == 201 and body == []:
+            with ledger.lock:
+                for doc in docs:
+                    ledger.couch_docs[doc["_id"]] = doc["_rev"]
+                ledger.acked += len(docs)
+
+
+def couch_attachment_writer(server, ledger, stop, prefix):
+    """Creates documents by a standalone attachment `PUT` (the body streamed to the blob store): random bytes,
+    and compressible text that the server stores gzip-encoded, up to 96 KiB."""
+    i = 0
+    while not stop.is_set():
+        i += 1
+        doc_id = f"{prefix}-a{i}"
+        size = random.randint(1, 96 * 1024)
+        if i % 2:
+            data, content_type = os.urandom(size), "application/octet-stream"
+        else:
+            data, content_type = (f"line {i} " * (size // 8 + 1)).encode()[:size], "text/plain"
+        headers = {"Authorization": ADMIN_AUTH, "Content-Type": content_type}
+        try:
+            status, body = server.request("PUT", f"/couch/crash/{doc_id}/blob", data, headers)
+        except (OSError, http.client.HTTPException):
+            return
+        if status == 201 and body and body.get("ok"):
+            with ledger.lock:
+                ledger.couch_docs[doc_id] = body["rev"]
+                ledger.couch_attachments[doc_id] = hashlib.sha256(data).hexdigest()
+                ledger.acked += 1
+
+
+def backbeam_file_writer(server, ledger, stop):
+    """Uploads files of up to 64 KiB (multipart, streamed to the blob store)."""
+    while not stop.is_set():
+        data = os.urandom(random.randint(1, 64 * 1024))
+        try:
+            status, body = server.backbeam_upload(data, "application/octet-stream")
+        except (OSError, http.client.HTTPException):
+            return
+        if status == 201 and body and body.get("status") == "Success":
+            with ledger.lock:
+                ledger.backbeam_files[body["id"]] = hashlib.sha256(data).hexdigest()
+                ledger.acked += 1
+
+
 def integrity_check(db_path):
     out = subprocess.run(["sqlite3", "-readonly", db_path, "PRAGMA integrity_check;"],
                          capture_output=True, text=True, timeout=120)
     return out.stdout.strip() if out.returncode == 0 else f"sqlite3 failed: {out.stderr.strip()}"
+
+
+def blob_sample(acknowledged, checked, older=100):
+    """The entries of `acknowledged` not in `checked` (which then holds them) and up to `older` of those that
+    were, at random."""
+    new = [key for key in acknowledged if key not in checked]
+    old = random.sample(sorted(checked), min(older, len(checked)))
+    checked.update(new)
+    return [(key, acknowledged[key]) for key in new + old]
 
 
 def verify(server, ledger, db_path):
@@ -345,19 +441,46 @@ def verify(server, ledger, db_path):
             failures.append(f"couch update_seq went back: {seq} < {ledger.couch_seq}")
         ledger.couch_seq = max(ledger.couch_seq, seq)
     bad = []
-    for doc_id, rev in list(ledger.couch_docs.items()):
-        status, doc = server.couch("GET", f"/crash/{doc_id}")
+    doc_ids = list(ledger.couch_docs)
+    for start in range(0, len(doc_ids), 5000):
+        # `_all_docs` with `keys` gives each document's winning revision, 5,000 per request.
+        keys = doc_ids[start:start + 5000]
+        status, body = server.couch("POST", "/crash/_all_docs", {"keys": keys})
         if status != 200:
-            bad.append(f"{doc_id}: {status}")
-            continue
-        if doc["_rev"] != rev:
-            in_flight = ledger.couch_sent.get(doc_id)
-            if in_flight == rev and rev_generation(doc["_rev"]) == rev_generation(rev) + 1:
-                ledger.couch_docs[doc_id] = doc["_rev"]  # the update in flight was committed
-            else:
-                bad.append(f"{doc_id}: {doc['_rev']} instead of {rev}")
+            bad.append(f"_all_docs: {status}")
+            break
+        stored = {row["key"]: row.get("value", {}).get("rev") for row in body["rows"]}
+        for doc_id in keys:
+            rev, found = ledger.couch_docs[doc_id], stored.get(doc_id)
+            if found is None:
+                bad.append(f"{doc_id}: missing")
+            elif found != rev:
+                in_flight = ledger.couch_sent.get(doc_id)
+                if in_flight == rev and rev_generation(found) == rev_generation(rev) + 1:
+                    ledger.couch_docs[doc_id] = found  # the update in flight was committed
+                else:
+                    bad.append(f"{doc_id}: {found} instead of {rev}")
     if bad:
         failures.append(f"couch: {len(bad)} documents wrong, e.g. {bad[:3]}")
+    # Couch attachments: every one acknowledged since the last check and a sample of the older ones, byte for
+    # byte (decoded when stored gzip-encoded). Reading all of them again after every cycle would make a long
+    # run quadratic in the bytes uploaded.
+    bad = []
+    for doc_id, digest in blob_sample(ledger.couch_attachments, ledger.couch_attachments_checked):
+        status, data = server.request("GET", f"/couch/crash/{doc_id}/blob", headers={"Authorization": ADMIN_AUTH},
+                                      raw=True)
+        if status != 200 or hashlib.sha256(data).hexdigest() != digest:
+            bad.append(f"{doc_id}: {status}, {len(data)} bytes")
+    if bad:
+        failures.append(f"couch: {len(bad)} acknowledged attachments wrong, e.g. {bad[:3]}")
+    # Backbeam files: every acknowledged upload, byte for byte (downloads are never signed).
+    bad = []
+    for file_id, digest in blob_sample(ledger.backbeam_files, ledger.backbeam_files_checked):
+        status, data = server.request("GET", f"/backbeam/crash/dev/data/file/download/{file_id}/1", raw=True)
+        if status != 200 or hashlib.sha256(data).hexdigest() != digest:
+            bad.append(f"{file_id}: {status}, {len(data)} bytes")
+    if bad:
+        failures.append(f"backbeam: {len(bad)} acknowledged files wrong, e.g. {bad[:3]}")
     # Backbeam: every acknowledged object, with its value.
     bad = []
     for object_id, w in list(ledger.backbeam_objects.items()):
@@ -413,6 +536,9 @@ def main():
                 threading.Thread(target=datastore_writer, args=(server, ledger, stop, f"c{cycle}b")),
                 threading.Thread(target=couch_writer, args=(server, ledger, stop, f"c{cycle}")),
                 threading.Thread(target=backbeam_writer, args=(server, ledger, stop, f"c{cycle}")),
+                threading.Thread(target=couch_replicated_writer, args=(server, ledger, stop, f"c{cycle}")),
+                threading.Thread(target=couch_attachment_writer, args=(server, ledger, stop, f"c{cycle}")),
+                threading.Thread(target=backbeam_file_writer, args=(server, ledger, stop)),
             ]
             for t in writers:
                 t.start()
@@ -435,8 +561,9 @@ def main():
         server.stop()
         log.close()
     print(f"totals: {ledger.acked} acknowledged writes ({len(ledger.parse_created)} Parse objects, "
-          f"{len(ledger.ds_rows)} Datastore rows, {len(ledger.couch_docs)} Couch documents, "
-          f"{len(ledger.backbeam_objects)} Backbeam objects) in "
+          f"{len(ledger.ds_rows)} Datastore rows, {len(ledger.couch_docs)} Couch documents "
+          f"({len(ledger.couch_attachments)} with attachments), {len(ledger.backbeam_objects)} Backbeam objects, "
+          f"{len(ledger.backbeam_files)} Backbeam files) in "
           f"{time.time() - started:.0f} s; seed {seed}")
     print(f"crash: {passed} passed, {failed} failed")
     if failed == 0 and not args.keep:
