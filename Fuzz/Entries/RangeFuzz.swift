@@ -51,8 +51,16 @@ enum RangeFuzz {
         let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0) }
         let body = AttachmentRanges.multipart(ranges, length: length, contentType: "text/plain", boundary: "b",
                                               read: { Array(bytes[$0]) })
-        let parts = ranges.reduce(0) { $0 + $1.count }
-        guard body.count >= parts else { return .violated("multipart body shorter than its ranges") }
+        // Each part, in request order: its Content-Range, a blank line, exactly the range's bytes, the next boundary.
+        var cursor = body.startIndex
+        for range in ranges {
+            let part = Array("Content-Range: \(AttachmentRanges.contentRange(range, length: length))\r\n\r\n".utf8)
+                + Array(bytes[range]) + Array("\r\n--b".utf8)
+            guard let found = body[cursor...].firstRange(of: part) else {
+                return .violated("the multipart body lacks the part of \(range), in order")
+            }
+            cursor = found.upperBound
+        }
         return .accepted
     }
 }
