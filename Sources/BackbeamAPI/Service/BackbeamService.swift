@@ -5,15 +5,15 @@ import Storage
 import Auth
 import Logging
 
-/// The Backbeam-compatible API (spec backbeam.md): `/data/...` (and, with later slices, `/user/...` and
-/// `/push/...`) addressed by Host `api-<env>-<project>.<domain>` or by the prefix
-/// `/backbeam/<project>/<env>/...`, plus its admin endpoints under `/_quartet/admin/backbeam/`.
+/// The Backbeam-compatible API (spec backbeam.md): `/data/...`, `/user/...` and `/push/...` addressed by
+/// Host `api-<env>-<project>.<domain>` or by the prefix `/backbeam/<project>/<env>/...`, plus its admin
+/// endpoints under `/_quartet/admin/backbeam/`.
 public final class BackbeamService: Sendable {
     /// The validated configuration.
     public let config: BackbeamConfig
     /// What the endpoints share.
     public let context: ServiceContext
-    /// The endpoint table (later slices register more endpoints before `mount`).
+    /// The endpoint table: every route file registers its endpoints here before `mount`.
     public let endpoints: EndpointTable
     private let dispatcher: BackbeamDispatcher
     private let serverAdmin: ServerAdmin?

@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 import Core
 
-/// Admin API and CLI (BB-151 … BB-153, BB-158) and robustness (BB-154 … BB-156; BB-157 needs the login
-/// endpoint of the users slice).
+/// Admin API and CLI (BB-151 … BB-153, BB-158) and robustness (BB-154 … BB-156; BB-157, login timing, is in
+/// `BackbeamEmailModeTests`).
 final class BackbeamAdminTests: BackbeamTestCase {
     /// Runs the binary to completion and returns its exit status and stdout (stderr apart).
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {

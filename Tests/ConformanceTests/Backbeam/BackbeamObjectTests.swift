@@ -216,6 +216,21 @@ final class BackbeamObjectTests: BackbeamTestCase {
             XCTAssertFalse(response.text.contains("password"), response.text)
             XCTAssertFalse(response.text.contains("secret1"), response.text)
         }
+        // A user with an email: signup, login with a join, a query of users, and the user as another object's join.
+        let signup = try api.send("POST", "/data/user", p(("set-email", "ana@example.com"), ("set-password", "secret2")))
+        XCTAssertEqual(signup.status, 201, signup.text)
+        let book = try create("book", p(("set-author", signup.id)))
+        XCTAssertEqual(try api.send("PUT", "/data/user/\(signup.id)", [("add-books", [book])]).status, 200)
+        for response in [signup,
+                         try api.send("POST", "/user/email/login", p(("email", "ana@example.com"), ("password", "secret2"),
+                                                                     ("joins", "join last 5 books"))),
+                         try api.send("GET", "/data/user", p(("q", "where email = ?"), ("params", "ana@example.com"))),
+                         try api.send("GET", "/data/book", p(("q", "join author")))] {
+            XCTAssertTrue([200, 201].contains(response.status), response.text)
+            XCTAssertTrue(response.text.contains("ana@example.com"), "the user is in the answer: \(response.text)")
+            XCTAssertFalse(response.text.contains("password"), response.text)
+            XCTAssertFalse(response.text.contains("secret2"), response.text)
+        }
     }
 }
 

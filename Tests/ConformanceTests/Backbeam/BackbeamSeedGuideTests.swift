@@ -5,9 +5,30 @@ import Core
 /// The iOS "Manipulating data" guide (seeds 000/001) end to end, with the request shapes of the SDK:
 /// queries with params, fetch with limit/offset and the total count, remove by query (limited and all),
 /// refresh with joins, save with every field setter, to-many add/remove, and collection constraints with
-/// social identities and emails. The social identities are stored the way the users endpoints will store
-/// them, since those endpoints belong to a later slice.
+/// social identities and emails. The Twitter user signs up through `/user/twitter/signup`, against a fake
+/// Twitter on loopback that the server's `backbeam.social` points at.
 final class BackbeamSeedGuideTests: BackbeamTestCase {
+    nonisolated(unsafe) static var twitter: FakeSocialProvider?
+
+    override func setUpWithError() throws {
+        let key = String(describing: type(of: self))
+        if Self.shared[key] == nil {
+            let provider = try FakeSocialProvider()
+            Self.twitter = provider
+            let social = JSON.object(JSONObject([("twitter", .object(JSONObject([
+                ("url", .string(provider.url("/tw/verify"))), ("consumerKey", .string("ck")),
+                ("consumerSecret", .string("cs"))])))]))
+            Self.shared[key] = try BackbeamServer(environment: ["QUARTET_BACKBEAM_SOCIAL": social.serialized()])
+        }
+        try super.setUpWithError()
+    }
+
+    override class func tearDown() {
+        twitter?.stop()
+        twitter = nil
+        super.tearDown()
+    }
+
     func testManipulatingDataGuide() throws {
         // "Creating and updating objects": save with every setter (string, number, increment, location,
         // to-one object, date, boolean, day, JSON; setRawValue sends the raw text).
@@ -71,8 +92,12 @@ final class BackbeamSeedGuideTests: BackbeamTestCase {
         XCTAssertEqual(try api.send("GET", "/data/some-entity")["count"]?.int64Value, 11)
 
         // "Collection constraints": a Twitter identifier, an object, an email address.
-        let twitter = try create("user", p(("set-name", "tweeter")))
-        try BackbeamDatabase(bb.server).insertIdentity(provider: "tw", providerID: "12345", project: projectName, userID: twitter)
+        let fakeTwitter = try XCTUnwrap(Self.twitter)
+        fakeTwitter.answer("/tw/verify", body: "{\"id\":12345,\"id_str\":\"12345\",\"screen_name\":\"tweeter\",\"name\":\"Tweeter\"}")
+        let signedUp = try api.send("POST", "/user/twitter/signup", p(("oauth_token", "tok"), ("oauth_token_secret", "sec")))
+        XCTAssertEqual(signedUp.status, 201, signedUp.text)
+        XCTAssertEqual(signedUp.main?["login_tw_id"]?.stringValue, "12345")
+        let twitter = signedUp.id
         let mailed = try api.send("POST", "/data/user", p(("set-email", "user@example.com"), ("set-password", "secret1"))).id
         let collection = "tw:12345\nuser/\(other)\nemail:user@example.com"
         let found = try api.send("GET", "/data/user", [("q", ["where this in ?"]), ("params", [collection]), ("limit", ["100"]),

@@ -128,6 +128,18 @@ final class BackbeamSignatureTests: BackbeamTestCase {
         assertError(try c.send("GET", "/data/place"), 400, "InvalidAuthCode")
         // A session-establishing endpoint ignores it (the SDKs send the previous user's auth on signup).
         XCTAssertEqual(try c.send("POST", "/data/user", p(("set-name", "new"))).status, 201)
+        // Logging in with good credentials answers 200 with a new session, whatever stale auth came along.
+        let signup = try c.send("POST", "/data/user", p(("set-email", "ana@example.com"), ("set-password", "secret1")))
+        XCTAssertEqual(signup.status, 201, signup.text)
+        let login = try c.send("POST", "/user/email/login", p(("email", "ana@example.com"), ("password", "secret1")))
+        XCTAssertEqual(login.status, 200, login.text)
+        XCTAssertEqual(login.apiStatus, "Success")
+        XCTAssertEqual(login.id, signup.id)
+        let auth = try XCTUnwrap(login["auth"]?.stringValue, login.text)
+        XCTAssertNotEqual(auth, "garbage")
+        XCTAssertNotEqual(auth, signup["auth"]?.stringValue, "every login is a new session")
+        c.auth = auth
+        XCTAssertEqual(try c.send("GET", "/data/place").status, 200, "the new session is accepted")
     }
 
     func test_BB_035_sessionStoredAsSHA256() throws {
@@ -141,5 +153,26 @@ final class BackbeamSignatureTests: BackbeamTestCase {
         XCTAssertEqual(try c.send("GET", "/data/place").status, 200, "the code is found by its SHA-256")
         c.auth = Hex.encode(Crypto.sha256(Array(code.utf8)))
         assertError(try c.send("GET", "/data/place"), 400, "InvalidAuthCode")
+
+        // Codes issued by signup and login: 64 lowercase hex characters, and only their SHA-256 is stored.
+        let signup = try api.send("POST", "/data/user", p(("set-email", "ana@example.com"), ("set-password", "secret1")))
+        XCTAssertEqual(signup.status, 201, signup.text)
+        let login = try api.send("POST", "/user/email/login", p(("email", "ana@example.com"), ("password", "secret1")))
+        XCTAssertEqual(login.status, 200, login.text)
+        let db = BackbeamDatabase(bb.server)
+        for issued in [signup["auth"]?.stringValue, login["auth"]?.stringValue] {
+            let issued = try XCTUnwrap(issued)
+            XCTAssertNotNil(issued.range(of: "^[0-9a-f]{64}$", options: .regularExpression), issued)
+            let hash = Hex.encode(Crypto.sha256(Array(issued.utf8)))
+            XCTAssertEqual(try db.query("SELECT count(*) FROM bb_sessions WHERE token_hash = ?", [.text(hash)]).first?[0].int64, 1)
+            XCTAssertEqual(try db.query("SELECT count(*) FROM bb_sessions WHERE token_hash = ?", [.text(issued)]).first?[0].int64, 0)
+        }
+        // No stored value of any column is an issued code.
+        let sessions = try db.query("SELECT token_hash, object FROM bb_sessions")
+        XCTAssertGreaterThanOrEqual(sessions.count, 3)
+        for row in sessions {
+            XCTAssertNotEqual(row[0].string, signup["auth"]?.stringValue)
+            XCTAssertNotEqual(row[0].string, login["auth"]?.stringValue)
+        }
     }
 }

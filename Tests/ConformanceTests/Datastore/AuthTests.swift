@@ -171,6 +171,11 @@ final class DatastoreAuthTests: DatastoreTestCase {
         _ = try ds.call("list_datastores", token: DatastoreServer.tokenC)
         Thread.sleep(forTimeInterval: 0.5)
         let log = ds.server.output
+        // The three requests were logged (the check below means nothing on an empty log), the query's
+        // credential with its value withheld.
+        let lines = log.split(separator: "\n").filter { $0.contains("/1/datastores/list_datastores") }
+        XCTAssertGreaterThanOrEqual(lines.count, 3, log)
+        XCTAssertTrue(lines.contains { $0.contains("access_token=***") }, log)
         for secret in [DatastoreServer.tokenA, DatastoreServer.tokenB, DatastoreServer.tokenC, "secretsig"] {
             XCTAssertFalse(log.contains(secret), "log contains \(secret)")
         }

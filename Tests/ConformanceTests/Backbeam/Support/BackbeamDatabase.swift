@@ -1,8 +1,9 @@
 import Foundation
 import Storage
 
-/// Direct access to a running test server's database, for the rows whose endpoints belong to later slices
-/// (sessions and social identities of users): written the way those endpoints will store them.
+/// Direct access to a running test server's database: to check what is stored (sessions only as hashes), and
+/// to write rows (a session, a social identity) the way the users endpoints store them, for tests that need
+/// one without going through a login.
 struct BackbeamDatabase {
     let path: String
 
