@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["quartet", "Core", "Storage", "COpenSSL"], swiftSettings: strict),
         // Replays the fuzzing seed corpora (Fuzz/Corpus) through the harnesses' entry points (Fuzz/Entries).
         .testTarget(name: "FuzzReplayTests", dependencies: fuzzEntryDependencies, path: "Fuzz",
-                    exclude: ["Corpus", "Driver"], sources: ["Entries", "Replay"], swiftSettings: strict),
+                    exclude: ["Corpus", "Driver", "run.sh"], sources: ["Entries", "Replay"], swiftSettings: strict),
     ]
 )
 

@@ -199,7 +199,7 @@ final class MultipartDocumentReadTests: XCTestCase {
         let text = "--b\r\nContent-Type: application/json\r\n\r\n" + Self.doc(#""a":{"follows":true}"#)
             + "\r\n--b\r\n\r\n" + String(repeating: "0123456789", count: 20_000) + "\r\n--b--"
         let path = NSTemporaryDirectory() + "multipart-read-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         limits.maxAttachment = 200_000
         let attachments = try read(.file(path: path, length: text.utf8.count)).1

@@ -96,7 +96,7 @@ final class ServerStreamingTests: XCTestCase {
     func testLargeFileIsSentCompletely() throws {
         let path = NSTemporaryDirectory() + "large-\(UUID().uuidString).bin"
         let bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         defer { unlink(path) }
         let server = try TestServer { router in
             router.group("").get("/big") { request in

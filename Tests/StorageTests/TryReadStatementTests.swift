@@ -25,7 +25,7 @@ final class TryReadStatementTests: XCTestCase {
             }
         }
         guard let innermost, let inner = innermost else { return XCTFail("the two free connections were not lent") }
-        XCTAssertNil(inner)
+        XCTAssertTrue(inner == nil, "the third call found no free connection")
         // Given back: lent again.
         XCTAssertEqual(try storage.tryReadStatement { try $0.queryOne("SELECT n FROM t")?[0].int64 }, 1)
     }

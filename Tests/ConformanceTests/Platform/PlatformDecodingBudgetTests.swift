@@ -31,10 +31,10 @@ final class PlatformDecodingBudgetTests: XCTestCase {
         XCTAssertEqual(refused.status, 413, refused.text)
         XCTAssertEqual(try JSONParser.parse(refused.body), ["error": "request entity too large"])
         XCTAssertEqual(try parse.masterCount("Burst"), 0)
-        try parse.create("Burst", zeros(998))
+        _ = try parse.create("Burst", zeros(998))
         let longString = try parse.send("POST", "/parse/classes/Burst", body: "{\"s\":\"\(String(repeating: "x", count: 101))\"}")
         XCTAssertEqual(longString.status, 413, longString.text)
-        try parse.create("Burst", "{\"s\":\"\(String(repeating: "x", count: 100))\"}")
+        _ = try parse.create("Burst", "{\"s\":\"\(String(repeating: "x", count: 100))\"}")
         XCTAssertEqual(try parse.masterCount("Burst"), 2)
     }
 
@@ -63,7 +63,7 @@ final class PlatformDecodingBudgetTests: XCTestCase {
         XCTAssertEqual(refused.header("Retry-After"), "1")
         XCTAssertEqual(try parse.masterCount("Big"), created)
         XCTAssertEqual(try parse.server.request("GET", "/health").status, 200)
-        try parse.create("Small", "{\"n\":1}")
+        _ = try parse.create("Small", "{\"n\":1}")
     }
 
     /// The same burst with a long wait: every body waits its turn and is created.
