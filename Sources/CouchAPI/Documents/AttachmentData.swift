@@ -5,10 +5,15 @@ import Storage
 /// §3.5.1, §5.6): inline base64 for the attachments newer than the `atts_since` ancestor, stubs for the rest.
 enum AttachmentData {
     /// The generation whose attachments the reader already has: the first revision of `attsSince` on the path
-    /// from `rev` to the root (0 without `atts_since`, or when none is on the path).
+    /// from `rev` to the root (0 when none is on the path), or `everyAttachment` without `atts_since`.
     static func sinceGeneration(_ tree: RevTree, rev: RevID, attsSince: [RevID]?) -> Int {
-        attsSince.map { tree.attachmentsSinceGeneration(for: rev, known: $0) } ?? 0
+        attsSince.map { tree.attachmentsSinceGeneration(for: rev, known: $0) } ?? everyAttachment
     }
+
+    /// The `since` of a read without `atts_since`: every attachment goes with data. Not 0, because a replicated
+    /// write keeps the `revpos` it carries, 0 when absent (§4.7), and CouchDB sends such an attachment's data
+    /// like any other's; only an `atts_since` with no revision on the path (A = 0, §5.6) leaves it a stub.
+    static let everyAttachment = -1
 
     /// Whether any attachment has to be sent with data.
     static func needsData(_ attachments: [StoredAttachment], since: Int) -> Bool {

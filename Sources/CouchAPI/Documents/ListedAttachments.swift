@@ -49,7 +49,7 @@ struct ListedAttachments {
     var needsRevision: Bool { data || encodingInfo }
 
     /// Whether a document whose attachments are `attachments` fits in what is left of the budget.
-    func fits(_ attachments: [StoredAttachment], since: Int = 0) -> Bool {
+    func fits(_ attachments: [StoredAttachment], since: Int = AttachmentData.everyAttachment) -> Bool {
         guard data, documents > 0 else { return true }
         let size = AttachmentData.inlineSize(attachments, since: since)
         return size == 0 || size <= Int64(budget) - used
@@ -57,7 +57,7 @@ struct ListedAttachments {
 
     /// The `_attachments` text of a revision whose attachments are `attachments` (nil: none); data for those
     /// newer than generation `since`. Throws `tooMuchData` past the budget.
-    mutating func text(_ attachments: [StoredAttachment], since: Int = 0) throws -> [UInt8]? {
+    mutating func text(_ attachments: [StoredAttachment], since: Int = AttachmentData.everyAttachment) throws -> [UInt8]? {
         guard data, AttachmentData.needsData(attachments, since: since) else {
             return AttachmentJSON.stubsText(attachments, encodingInfo: encodingInfo)
         }

@@ -44,6 +44,35 @@ final class CouchAttachmentReadTests: CouchTestCase {
         assertError(try send("GET", "/db/doc?atts_since=notjson", headers: acceptJSON), 400, "bad_request")
     }
 
+    /// A replicated write keeps the `revpos` it carries, 0 when absent (§4.7). Every read that asks for data
+    /// without `atts_since` sends that attachment's data like any other's (as CouchDB does: only `atts_since`
+    /// turns older attachments into stubs); an `atts_since` with no revision on the path (A = 0) leaves it a stub.
+    func test_CD_102_replicatedAttachmentWithoutRevposIsSentWithData() throws {
+        let leaf = "2-\(Self.hex("a"))"
+        let written = try send("PUT", "/db/r?new_edits=false", body: #"{"_revisions":{"start":2,"ids":["\#(Self.hex("a"))","\#(Self.hex("1"))"]},"_attachments":{"a.txt":{"content_type":"application/octet-stream","data":"aGVsbG8="}}}"#)
+        XCTAssertEqual(written.status, 201, written.text)
+        XCTAssertEqual(try get("/db/r")["_attachments"]?["a.txt"]?["revpos"]?.int64Value, 0)
+        let read = json(try send("GET", "/db/r?attachments=true", headers: acceptJSON))
+        XCTAssertEqual(read["_attachments"]?["a.txt"]?["data"]?.stringValue, "aGVsbG8=", read.serialized())
+        let revs = json(try send("GET", "/db/r?open_revs=all&attachments=true", headers: acceptJSON))
+        XCTAssertEqual(revs[0]?["ok"]?["_attachments"]?["a.txt"]?["data"]?.stringValue, "aGVsbG8=", revs.serialized())
+        let bulk = json(try send("POST", "/db/_bulk_get?attachments=true", body: #"{"docs":[{"id":"r"}]}"#))
+        XCTAssertEqual(bulk["results"]?[0]?["docs"]?[0]?["ok"]?["_attachments"]?["a.txt"]?["data"]?.stringValue, "aGVsbG8=",
+                       bulk.serialized())
+        let listed = json(try send("GET", "/db/_all_docs?include_docs=true&attachments=true"))
+        XCTAssertEqual(listed["rows"]?[0]?["doc"]?["_attachments"]?["a.txt"]?["data"]?.stringValue, "aGVsbG8=", listed.serialized())
+        let changes = json(try send("GET", "/db/_changes?include_docs=true&attachments=true"))
+        XCTAssertEqual(changes["results"]?[0]?["doc"]?["_attachments"]?["a.txt"]?["data"]?.stringValue, "aGVsbG8=",
+                       changes.serialized())
+        let multipart = try send("GET", "/db/r?attachments=true", headers: [("Accept", "multipart/related")])
+        XCTAssertTrue(multipart.header("Content-Type")?.hasPrefix("multipart/related") == true, multipart.text)
+        XCTAssertTrue(multipart.text.contains("\r\n\r\nhello\r\n"), multipart.text)
+        // atts_since naming a revision off the path: A = 0, and revpos 0 is not newer than that.
+        let unrelated = json(try send("GET", "/db/r?atts_since=\(pct(#"["1-\#(Self.hex("c"))"]"#))", headers: acceptJSON))
+        XCTAssertEqual(unrelated["_rev"]?.stringValue, leaf)
+        XCTAssertEqual(unrelated["_attachments"]?["a.txt"]?["stub"]?.boolValue, true, unrelated.serialized())
+    }
+
     /// The inline-data part of CD-139 (the rest is `CouchBulkGetTests.test_CD_139_orderDuplicatesLatestAndAttachments`).
     func test_CD_139_bulkGetInlinesData() throws {
         let r1 = try put("doc", #"{"_attachments":{"a.txt":{"content_type":"text/plain","data":"aGVsbG8="}}}"#)

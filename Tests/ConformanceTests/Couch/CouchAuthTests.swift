@@ -107,6 +107,7 @@ final class CouchAuthTests: CouchTestCase {
         Thread.sleep(forTimeInterval: 6.2)   // past couch.sessionTimeout (5 s here)
         assertError(try send("GET", "/db", headers: [("Cookie", cookie)], auth: .anonymous), 401, "unauthorized",
                     "You are not authorized to access this db.")
+        XCTAssertEqual(try send("GET", "/", headers: [("Cookie", cookie)], auth: .anonymous).status, 200)
     }
 
     func test_CD_024_cookieRefreshAndPrecedenceOverBasic() throws {
@@ -138,5 +139,16 @@ final class CouchAuthTests: CouchTestCase {
         assertError(limited, 429, "too_many_requests")
         XCTAssertNotNil(limited.header("Retry-After"))
         XCTAssertEqual(try server.request("GET", "/couch/db", headers: good, source: "127.0.0.4").status, 200)
+    }
+}
+
+/// CD-018 with the default `couch.sessionTimeout` (600 s): the cookie's `Max-Age` (`CouchAuthTests` runs at 5 s).
+final class CouchDefaultSessionTests: CouchTestCase {
+    func test_CD_018_defaultCookieLifetimeIs600Seconds() throws {
+        let r = try send("POST", "/_session", body: #"{"name":"admin","password":"\#(Self.password)"}"#, auth: .anonymous)
+        XCTAssertEqual(r.status, 200, r.text)
+        XCTAssertEqual(compact(r), #"{"ok":true,"name":"admin","roles":["_admin"]}"#)
+        let cookie = try XCTUnwrap(r.header("Set-Cookie"))
+        for part in ["AuthSession=", "Path=/", "Max-Age=600", "HttpOnly"] { XCTAssertTrue(cookie.contains(part), cookie) }
     }
 }

@@ -111,8 +111,11 @@ final class CouchDocumentReadTests: CouchTestCase {
     func test_CD_071_deletingThroughPutAndPost() throws {
         let rev = try put("doc1", "{}")
         let r = try send("PUT", "/db/doc1", body: #"{"_rev":"\#(rev)","_deleted":true}"#)
-        XCTAssertEqual(r.status, 200)
+        XCTAssertEqual(r.status, 200, r.text)
         XCTAssertEqual(json(r).objectValue?.keys, ["ok", "id", "rev"])
+        XCTAssertEqual(json(r)["ok"], .bool(true))
+        XCTAssertEqual(json(r)["id"]?.stringValue, "doc1")
+        XCTAssertTrue(json(r)["rev"]?.stringValue?.hasPrefix("2-") == true, r.text)
         let other = try put("doc2", "{}")
         let posted = try send("POST", "/db", body: #"{"_id":"doc2","_rev":"\#(other)","_deleted":true}"#)
         XCTAssertEqual(posted.status, 201, posted.text)
@@ -193,8 +196,15 @@ final class CouchDocumentReadTests: CouchTestCase {
     }
 
     func test_CD_079_formUploadAndUnknownMethods() throws {
-        try put("doc1", "{}")
+        let rev = try put("doc1", "{}")
         assertError(try send("POST", "/db/doc1", body: "{}"), 501, "not_implemented")
+        // A real form upload (what CouchDB 1.x's Futon sent): multipart/form-data with `_rev` and a file.
+        let form = "--F\r\nContent-Disposition: form-data; name=\"_rev\"\r\n\r\n\(rev)\r\n"
+            + "--F\r\nContent-Disposition: form-data; name=\"_attachments\"; filename=\"a.txt\"\r\n"
+            + "Content-Type: text/plain\r\n\r\nhello\r\n--F--\r\n"
+        assertError(try send("POST", "/db/doc1", body: form, headers: [("Content-Type", "multipart/form-data; boundary=F")]),
+                    501, "not_implemented")
+        XCTAssertEqual(json(try send("GET", "/db/doc1"))["_rev"]?.stringValue, rev, "nothing stored")
         let r = try send("PATCH", "/db/doc1", body: "{}")
         assertError(r, 405, "method_not_allowed", "Only DELETE,GET,HEAD,PUT,COPY allowed")
         XCTAssertEqual(r.header("Allow"), "DELETE,GET,HEAD,PUT,COPY")

@@ -98,12 +98,15 @@ final class CouchDocumentWriteTests: CouchTestCase {
 
     func test_CD_057_theURLNamesTheDocument() throws {
         let r = try send("PUT", "/db/doc", body: #"{"_id":"other","a":1}"#)
+        XCTAssertEqual(r.status, 201, r.text)
         XCTAssertEqual(json(r)["id"]?.stringValue, "doc")
         assertError(try send("GET", "/db/other"), 404, "not_found", "missing")
     }
 
     func test_CD_058_encodedSlashesInIds() throws {
-        XCTAssertEqual(json(try send("PUT", "/db/foo%2Fbar", body: "{}"))["id"]?.stringValue, "foo/bar")
+        let r = try send("PUT", "/db/foo%2Fbar", body: "{}")
+        XCTAssertEqual(r.status, 201, r.text)
+        XCTAssertEqual(json(r)["id"]?.stringValue, "foo/bar")
         XCTAssertEqual(try send("GET", "/db/foo%2Fbar").status, 200)
         XCTAssertEqual(try send("GET", "/db/foo/bar").status, 404)
     }

@@ -169,6 +169,37 @@ final class CouchMultipartTests: CouchTestCase {
             XCTAssertEqual(parts[2].headers, [#"Content-Type: application/json; error="true""#])
             XCTAssertEqual(parts[2].text, #"{"missing":"\#(missing)"}"#)
         }
+        // open_revs=all: every leaf of a conflicted document, one with an attachment and one without.
+        let root = Self.hex("1"), a = Self.hex("a"), b = Self.hex("b")
+        for (leaf, extra) in [(a, #","_attachments":{"x.txt":{"content_type":"text/plain","data":"aGVsbG8="}}"#), (b, "")] {
+            let r = try send("PUT", "/db/k?new_edits=false",
+                             body: #"{"_revisions":{"start":2,"ids":["\#(leaf)","\#(root)"]}\#(extra)}"#)
+            XCTAssertEqual(r.status, 201, r.text)
+        }
+        for accept in [[("Accept", "multipart/mixed")], []] {
+            let r = try send("GET", "/db/k?open_revs=all&revs=true", headers: accept)
+            XCTAssertEqual(r.status, 200, r.text)
+            let type = try XCTUnwrap(r.header("Content-Type"))
+            XCTAssertTrue(type.hasPrefix("multipart/mixed; boundary=\""), type)
+            let parts = try XCTUnwrap(MultipartTestBody.parse(r.body, boundary: try XCTUnwrap(MultipartTestBody.boundary(of: type))))
+            XCTAssertEqual(parts.count, 2, r.text)
+            guard parts.count == 2 else { continue }
+            let nestedType = try XCTUnwrap(parts[0].header("Content-Type"))
+            XCTAssertTrue(nestedType.hasPrefix("multipart/related; boundary=\""), nestedType)
+            let nested = try XCTUnwrap(MultipartTestBody.parse(parts[0].content,
+                                                                boundary: try XCTUnwrap(MultipartTestBody.boundary(of: nestedType))))
+            XCTAssertEqual(nested.count, 2)
+            let withAttachment = JSONTestText.parse(nested.first?.text ?? "")
+            XCTAssertEqual(withAttachment["_rev"]?.stringValue, "2-\(a)")
+            XCTAssertEqual(withAttachment["_revisions"]?["ids"]?[1]?.stringValue, root)
+            XCTAssertEqual(withAttachment["_attachments"]?["x.txt"]?["follows"]?.boolValue, true)
+            XCTAssertEqual(nested.last?.text, "hello")
+            XCTAssertEqual(parts[1].headers, ["Content-Type: application/json"], "a leaf without attachments: the bare type")
+            let plainLeaf = JSONTestText.parse(parts[1].text)
+            XCTAssertEqual(plainLeaf["_rev"]?.stringValue, "2-\(b)")
+            XCTAssertEqual(plainLeaf["_revisions"]?["start"]?.int64Value, 2)
+        }
+
         // With atts_since at the revision that brought the attachment, it goes as a stub in a bare JSON part.
         let since = try send("GET", "/db/c?open_revs=" + pct(#"["\#(withAtt)"]"#) + "&atts_since=" + pct(#"["\#(withAtt)"]"#),
                              headers: [("Accept", "multipart/mixed")])

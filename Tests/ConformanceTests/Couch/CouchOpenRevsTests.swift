@@ -36,6 +36,7 @@ final class CouchOpenRevsTests: CouchTestCase {
         let r = try send("GET", "/db/c?open_revs=" + pct(#"["2-\#(f)","\#(missing)"]"#), headers: acceptJSON)
         XCTAssertEqual(r.status, 200)
         let entries = try XCTUnwrap(json(r).arrayValue)
+        XCTAssertEqual(entries.count, 2, r.text)
         XCTAssertEqual(entries.first?["ok"]?["_rev"]?.stringValue, "2-\(f)")
         XCTAssertEqual(entries.last?.serialized(), #"{"missing":"\#(missing)"}"#)
     }

@@ -57,7 +57,9 @@ final class CouchReplicatedWriteTests: CouchTestCase {
     func test_CD_084_editingAndDeletingALosingLeaf() throws {
         try replicate("c", #"{"_revisions":{"start":2,"ids":["\#(a)","\#(x)"]},"v":"a"}"#)
         try replicate("c", #"{"_revisions":{"start":2,"ids":["\#(f)","\#(x)"]},"v":"f"}"#)
-        let r3 = try put("c", #"{"_rev":"2-\#(a)","v":"a3"}"#)
+        let edited = try send("PUT", "/db/c", body: #"{"_rev":"2-\#(a)","v":"a3"}"#)
+        XCTAssertEqual(edited.status, 201, edited.text)
+        let r3 = json(edited)["rev"]?.stringValue ?? ""
         XCTAssertTrue(r3.hasPrefix("3-"), r3)
         XCTAssertEqual(try get("/db/c")["_rev"]?.stringValue, r3)
         XCTAssertEqual(try get("/db/c?conflicts=true")["_conflicts"]?.serialized(), #"["2-\#(f)"]"#)
