@@ -20,6 +20,11 @@ final class CouchPurgeTests: CouchTestCase {
         XCTAssertEqual(compact(r), #"{"purge_seq":1,"purged":{"a":["\#(leaf)"]}}"#)
         XCTAssertEqual(try allDocIDs(), ["b"])
         assertError(try send("GET", "/db/a"), 404, "not_found", "missing")
+        // Gone from the changes feed too, in every style and whatever `since`.
+        for query in ["", "?style=all_docs", "?since=0&include_docs=true"] {
+            let changes = try get("/db/_changes\(query)")
+            XCTAssertEqual(changes["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, ["b"], changes.serialized())
+        }
         let db = try info()
         XCTAssertEqual(db["purge_seq"]?.int64Value, 1)
         XCTAssertEqual(db["doc_count"]?.int64Value, 1)

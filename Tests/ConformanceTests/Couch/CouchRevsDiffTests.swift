@@ -76,3 +76,53 @@ final class CouchRevsDiffTests: CouchTestCase {
         assertError(try diff(#"{"a":5}"#, "_missing_revs"), 400, "bad_request", "Invalid list of revisions")
     }
 }
+
+/// CD-170's blob store half (spec §3.2.6, §4.7): blobs no longer referenced are removed from the blob store.
+final class CouchCompactionBlobTests: CouchTestCase {
+    override var environment: [String: String] { ["QUARTET_STORAGE_BLOB_GC_INTERVAL_SECONDS": "1"] }
+
+    /// An attachment only an old revision referenced leaves the blob store once compaction dropped that revision
+    /// (the collector deletes a blob that has had no reference for `storage.blobGcIntervalSeconds`, 1 s here, so
+    /// that an upload of the same bytes racing the deletion keeps its file); one a leaf still references stays.
+    func test_CD_170_compactionRemovesBlobsNoLongerReferenced() throws {
+        let dropped = (0..<64).map { _ in UInt8.random(in: 0...255) }, kept = (0..<64).map { _ in UInt8.random(in: 0...255) }
+        func attachment(_ bytes: [UInt8]) -> String {
+            #"{"_attachments":{"a.bin":{"content_type":"application/octet-stream","data":"\#(Data(bytes).base64EncodedString())"}}}"#
+        }
+        let r1 = try put("doc", attachment(dropped))
+        try put("other", attachment(kept))
+        XCTAssertEqual(try blobFiles(holding: dropped).count, 1, "the attachment is in the blob store")
+        let r2 = try put("doc", #"{"_rev":"\#(r1)","v":2}"#)
+        try put("doc", #"{"_rev":"\#(r2)","v":3}"#)
+        Thread.sleep(forTimeInterval: 2.5)   // past two collector rounds
+        XCTAssertEqual(try blobFiles(holding: dropped).count, 1, "the first revision still references it")
+        let seq = try info()["update_seq"]?.int64Value
+        XCTAssertEqual(try send("POST", "/db/_compact", body: "").status, 202)
+        let deadline = Date().addingTimeInterval(10)
+        while try info()["compact_running"]?.boolValue == true, Date() < deadline { usleep(20_000) }
+        // Gone within a few collector rounds; until then the compaction had to drop the reference.
+        let gone = Date().addingTimeInterval(15)
+        while try !blobFiles(holding: dropped).isEmpty, Date() < gone { usleep(100_000) }
+        XCTAssertEqual(try blobFiles(holding: dropped), [], "no revision references it any more")
+        XCTAssertEqual(try blobFiles(holding: kept).count, 1)
+        let stillThere = try send("GET", "/db/other/a.bin")
+        XCTAssertEqual(stillThere.status, 200)
+        XCTAssertEqual(stillThere.body, kept)
+        XCTAssertEqual(try info()["update_seq"]?.int64Value, seq)
+    }
+
+    /// The files under the data directory's blob store whose bytes are exactly `bytes`.
+    private func blobFiles(holding bytes: [UInt8]) throws -> [String] {
+        let root = server.dataDirectory.appendingPathComponent("blobs").path
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
+        var found: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let path = root + "/" + relative
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  let data = FileManager.default.contents(atPath: path) else { continue }
+            if [UInt8](data) == bytes { found.append(relative) }
+        }
+        return found
+    }
+}
