@@ -152,8 +152,34 @@ final class CouchAttachmentLimitTests: CouchTestCase {
         assertError(try send("PUT", "/db/doc/x?rev=\(r1)", bytes: [1], headers: [("Content-Encoding", "br")]),
                     415, "bad_content_type", "Only gzip and identity content-encodings are supported")
         XCTAssertEqual(try get("/db/doc")["_rev"]?.stringValue, r1)
+        // A body large enough to be spooled to disk as it arrives, refused the same way; no temporary file of
+        // either refusal stays behind (request spool files in `<data>/tmp`, blob store temp files).
+        let huge = [UInt8](repeating: 7, count: 600_000)
+        assertError(try send("PUT", "/db/doc/huge?rev=\(r1)", bytes: huge, contentType: "application/octet-stream"),
+                    413, "attachment_too_large", "huge")
+        XCTAssertEqual(try get("/db/doc")["_rev"]?.stringValue, r1)
+        let deadline = Date().addingTimeInterval(5)
+        while !temporaryFiles().isEmpty, Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(temporaryFiles(), [])
         XCTAssertEqual(try send("PUT", "/db/doc/ok?rev=\(r1)", bytes: [UInt8](repeating: 7, count: 1000),
                                 contentType: "application/octet-stream").status, 201)
+    }
+
+    /// Regular files in the server's temporary directories: the HTTP server's body spool (`<data>/tmp`) and
+    /// anything under the blob store whose name marks it temporary.
+    private func temporaryFiles() -> [String] {
+        let data = server.dataDirectory.path
+        var found: [String] = []
+        for (root, onlyTemp) in [(data + "/tmp", false), (data + "/blobs", true)] {
+            guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
+            while let relative = walker.nextObject() as? String {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory),
+                      !isDirectory.boolValue else { continue }
+                if !onlyTemp || relative.hasPrefix("tmp/") || relative.hasSuffix(".tmp") { found.append(root + "/" + relative) }
+            }
+        }
+        return found
     }
 }
 
