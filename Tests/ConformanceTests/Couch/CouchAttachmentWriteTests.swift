@@ -106,6 +106,21 @@ final class CouchAttachmentWriteTests: CouchTestCase {
         XCTAssertEqual(r.status, 201, r.text)
         XCTAssertNotNil(try get("/db/doc")["_attachments"]?["../../etc/passwd"])
         XCTAssertEqual(try send("GET", "/db/doc/..%2F..%2Fetc%2Fpasswd").body, payload)
+        // The bytes live only in the blob store, under their SHA-256; no path was made from the name, inside the
+        // data directory or next to it.
+        let data = server.dataDirectory
+        let hash = Hex.encode(Crypto.sha256(payload))
+        var holders: [String] = []
+        let walker = try XCTUnwrap(FileManager.default.enumerator(atPath: data.path))
+        while let relative = walker.nextObject() as? String {
+            XCTAssertFalse(relative.split(separator: "/").contains { $0 == "etc" || $0 == "passwd" }, relative)
+            if FileManager.default.contents(atPath: data.path + "/" + relative).map({ [UInt8]($0) }) == payload {
+                holders.append(relative)
+            }
+        }
+        XCTAssertEqual(holders, ["blobs/\(hash.prefix(2))/\(hash.dropFirst(2).prefix(2))/\(hash)"])
+        let beside = try FileManager.default.contentsOfDirectory(atPath: data.deletingLastPathComponent().path)
+        XCTAssertFalse(beside.contains("passwd"), "\(beside)")
     }
 
     func test_CD_096_contentMD5IsChecked() throws {

@@ -82,13 +82,18 @@ final class CouchDurabilityTests: CouchTestCase {
     }
 
     /// Sends `request` on its own connection and kills the server `delay` microseconds later, whether or not the
-    /// answer came; then restarts it on the same data.
-    private func killDuring(_ request: [UInt8], delay: UInt32) throws {
+    /// answer came; then restarts it on the same data. Returns the status of an answer the server had sent
+    /// before it died (nil: killed before answering).
+    @discardableResult
+    private func killDuring(_ request: [UInt8], delay: UInt32) throws -> Int? {
         let client = try server.connect()
         try client.send(request)
         usleep(delay)
         try crashAndRestart()
+        // What the dead server sent is still in the socket's receive buffer; a partial answer counts as none.
+        let answered = try? client.readResponse()
         client.close()
+        return answered?.status
     }
 
     /// A `_bulk_docs` body of `count` documents with ids `{prefix}-00000…`, every tenth with an inline attachment so
@@ -110,14 +115,23 @@ final class CouchDurabilityTests: CouchTestCase {
         XCTAssertEqual(timed.status, 201)
         let micros = Date().timeIntervalSince(started) * 1_000_000
         var outcomes: [Int] = [count]
+        var killedBeforeCommit = 0
         for (round, fraction) in [0.0, 0.2, 0.4, 0.6, 0.8, 0.95].enumerated() {
             let auth = ("Authorization", Self.basic("admin", Self.password))
-            try killDuring(HTTPTestClient.requestBytes("POST", "/couch/db/_bulk_docs", headers: [auth, ("Content-Type", "application/json")],
-                                                       body: bulkBody(prefix: "r\(round)", count: count)),
-                           delay: UInt32(micros * fraction))
+            let answered = try killDuring(HTTPTestClient.requestBytes("POST", "/couch/db/_bulk_docs",
+                                                                       headers: [auth, ("Content-Type", "application/json")],
+                                                                       body: bulkBody(prefix: "r\(round)", count: count)),
+                                          delay: UInt32(micros * fraction))
             let rows = try get("/db/_all_docs?startkey=" + pct(#""r\#(round)-""#) + "&endkey=" + pct(#""r\#(round)-~""#))
             let stored = rows["rows"]?.arrayValue?.count ?? -1
             XCTAssertTrue(stored == 0 || stored == count, "round \(round): \(stored) of \(count) documents survived")
+            // An acknowledged request is stored whole; one killed unanswered may have committed or not.
+            if let answered {
+                XCTAssertEqual(answered, 201, "round \(round)")
+                XCTAssertEqual(stored, count, "round \(round): acknowledged, so all of it survives")
+            } else if stored == 0 {
+                killedBeforeCommit += 1
+            }
             if stored == count {
                 XCTAssertEqual(try send("GET", "/db/r\(round)-00010/a.bin").text, "r\(round)-10")
             }
@@ -125,6 +139,8 @@ final class CouchDurabilityTests: CouchTestCase {
             outcomes.append(stored)
             print("CD-167 kill at \(Int(fraction * 100))% of \(Int(micros / 1000)) ms: \(stored) of \(count) documents")
         }
+        // The case this test is about happened: a kill in the middle of a request, before its commit.
+        XCTAssertGreaterThan(killedBeforeCommit, 0, "every request committed before its kill: \(outcomes)")
         // Sequence numbers stay dense: every surviving request's documents and nothing else.
         XCTAssertEqual(try info()["update_seq"]?.int64Value, Int64(outcomes.reduce(0, +)))
     }
