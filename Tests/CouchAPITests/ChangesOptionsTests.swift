@@ -28,6 +28,9 @@ final class ChangesOptionsTests: XCTestCase {
         XCTAssertEqual(plain.timeout, 60_000)
         XCTAssertEqual(try options("feed=live").feed, .continuous)
         XCTAssertEqual(try options("timeout=600000", maxWait: 2000).timeout, 2000)
+        // CD-153 at the default `couch.changesTimeout`: `timeout=600000` without a heartbeat ends by 60 s.
+        XCTAssertEqual(try options("timeout=600000", maxWait: CouchConfig().changesTimeout).timeout, 60_000)
+        XCTAssertNil(try options("timeout=600000", maxWait: CouchConfig().changesTimeout).heartbeat)
         XCTAssertEqual(try options("heartbeat=true", maxWait: 2000).heartbeat, 2000)
         XCTAssertEqual(try options("heartbeat=300000").heartbeat, 60_000)
         XCTAssertEqual(try options("limit=0").limit, 1)
