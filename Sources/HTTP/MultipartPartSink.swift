@@ -87,8 +87,13 @@ public struct MultipartPartHeaders: Sendable {
                   line[line.startIndex..<colon].allSatisfy(ByteClass.isTokenChar) else {
                 throw .malformed("invalid part header")
             }
-            guard !line.contains(0) else { throw .malformed("NUL in part header") }
             let name = String(decoding: line[line.startIndex..<colon], as: UTF8.self)
+            // A NUL is refused in every part header but Content-Disposition, whose file name clients copy
+            // verbatim from the local file: a file name is data that its consumer cleans (`SafeFileName`), and
+            // Backbeam lists `a\0b` among the upload names to accept (BB-107). The field name may not hold one.
+            guard !line.contains(0) || name.lowercased() == "content-disposition" else {
+                throw .malformed("NUL in part header")
+            }
             let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingOWS()
             pairs.append((name, value))
         }
@@ -99,6 +104,7 @@ public struct MultipartPartHeaders: Sendable {
                 throw .malformed("invalid Content-Disposition")
             }
             result.name = parsed.parameter("name")
+            guard result.name?.utf8.contains(0) != true else { throw .malformed("NUL in part name") }
             result.filename = parsed.parameter("filename*").flatMap(HeaderParameters.decodeExtendedValue)
                 ?? parsed.parameter("filename")
         }

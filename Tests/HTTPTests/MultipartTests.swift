@@ -60,6 +60,21 @@ final class MultipartTests: XCTestCase {
         XCTAssertEqual(latin.first?.filename, "café")
     }
 
+    /// A NUL may arrive in a file name (clients copy local names verbatim; its consumer cleans it), never in a
+    /// field name or any other part header.
+    func testNULOnlyInTheFileName() throws {
+        let named = try parse("--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a\u{0}b\"\r\n\r\nx\r\n--XyZ--")
+        XCTAssertEqual(named.first?.name, "file")
+        XCTAssertEqual(named.first?.filename, "a\u{0}b")
+        for header in ["Content-Disposition: form-data; name=\"fi\u{0}le\"; filename=\"a\"",
+                       "Content-Disposition: form-data; name=\"file\"\r\nContent-Type: text/pl\u{0}ain",
+                       "X-Note: a\u{0}b\r\nContent-Disposition: form-data; name=\"file\""] {
+            XCTAssertThrowsError(try parse("--XyZ\r\n\(header)\r\n\r\nx\r\n--XyZ--"), header) { error in
+                guard case .malformed = error as? MultipartError else { return XCTFail("\(error)") }
+            }
+        }
+    }
+
     func testRelatedWithPreambleAndNoDisposition() throws {
         let body = "preamble text\r\n--abc\r\nContent-Type: application/json\r\n\r\n{\"_id\":\"doc\"}\r\n"
             + "--abc\r\nContent-Type: image/png\r\nContent-Length: 4\r\n\r\n\u{1}\u{2}\u{3}\u{4}\r\n--abc--\r\nepilogue"

@@ -240,10 +240,11 @@ final class BackbeamFileTests: BackbeamTestCase {
 
     func test_BB_107_hostileFileNames() throws {
         let long = String(repeating: "n", count: 10_000) + ".txt"
-        // A NUL cannot appear raw in a MIME header (the multipart parser refuses the body, 400, nothing stored):
-        // clients send such a name in its RFC 5987 form, `filename*=UTF-8''a%00b`.
+        // A NUL arrives raw (a client copying the local name verbatim) or in the RFC 5987 form
+        // `filename*=UTF-8''a%00b`; either way the stored name is cleaned.
         let cases: [(BBFilePart, String)] = [
             (BBFilePart(filename: "../../etc/passwd", contentType: "text/plain", bytes: Array("x".utf8)), "passwd"),
+            (BBFilePart(filename: "a\u{0}b", contentType: "text/plain", bytes: Array("x".utf8)), "ab"),
             (BBFilePart(filename: nil, contentType: "text/plain", bytes: Array("x".utf8),
                         rawFilenameParameter: "filename*=UTF-8''a%00b"), "ab"),
             (BBFilePart(filename: "a\u{7}b\u{1b}.txt", contentType: "text/plain", bytes: Array("x".utf8)), "ab.txt"),
@@ -254,17 +255,22 @@ final class BackbeamFileTests: BackbeamTestCase {
             XCTAssertEqual(r.main?["filename#t"], .string(stored), stored)
             XCTAssertEqual(try api.download("/data/file/download/\(r.id)").body, Array("x".utf8))
         }
-        let raw = try api.upload(file: BBFilePart(filename: "a\u{0}b", contentType: "text/plain", bytes: Array("x".utf8)))
-        assertError(raw, 400, "InvalidParameters")
-        XCTAssertEqual(try api.send("GET", "/data/file")["count"]?.int64Value, 3)
+        // A NUL in another part header is still malformed: 400, nothing stored.
+        let bad = try api.upload(file: BBFilePart(filename: "c.txt", contentType: "text/pl\u{0}ain", bytes: Array("x".utf8)))
+        assertError(bad, 400, "InvalidParameters")
+        XCTAssertEqual(try api.send("GET", "/data/file")["count"]?.int64Value, 4)
         let r = try api.upload(file: BBFilePart(filename: long, contentType: "text/plain", bytes: Array("y".utf8)))
         XCTAssertEqual(r.status, 201, r.text)
         let name = try XCTUnwrap(r.main?["filename#t"]?.stringValue)
         XCTAssertLessThanOrEqual(name.utf8.count, 255)
         XCTAssertTrue(name.hasSuffix(".txt"))
-        // Nothing was written outside the blob store: no file of those names anywhere in the data directory.
-        let names = FileManager.default.enumerator(atPath: bb.server.dataDirectory.path)?.allObjects as? [String] ?? []
-        XCTAssertFalse(names.contains { $0.hasSuffix("passwd") || $0.hasSuffix(".txt") }, "\(names)")
+        // Nothing was written outside the blob store: no file of those names anywhere in the data directory, nor
+        // beside it, where `../../etc/passwd` would lead from a folder inside it.
+        let data = bb.server.dataDirectory
+        let names = FileManager.default.enumerator(atPath: data.path)?.allObjects as? [String] ?? []
+        XCTAssertFalse(names.contains { $0.hasSuffix("passwd") || $0.hasSuffix(".txt") || $0.hasSuffix("/etc") }, "\(names)")
+        let beside = (try? FileManager.default.contentsOfDirectory(atPath: data.deletingLastPathComponent().path)) ?? []
+        XCTAssertFalse(beside.contains("passwd"), "\(beside)")
     }
 
     func test_BB_108_downloadOfMissingFiles() throws {
