@@ -221,5 +221,18 @@ final class BackbeamBQLTests: BackbeamTestCase {
         XCTAssertEqual(zero.ids, [])
         XCTAssertEqual(zero.json["objects"]?.objectValue?.count, 0)
         XCTAssertEqual(zero["count"]?.int64Value, 12)
+        // The default cap, 1000 objects, on this class's server with the default configuration.
+        let client = api!
+        let created = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for i in stride(from: worker, to: 1001, by: 8) {
+                if (try? client.send("POST", "/data/item", p(("set-n", String(i)))))?.status == 201 { created.withLock { $0 += 1 } }
+            }
+        }
+        XCTAssertEqual(created.withLock { $0 }, 1001)
+        let capped = try api.send("GET", "/data/item", p(("limit", "5000")))
+        XCTAssertEqual(capped.ids.count, 1000)
+        XCTAssertEqual(capped.json["objects"]?.objectValue?.count, 1000)
+        XCTAssertEqual(capped["count"]?.int64Value, 1001)
     }
 }

@@ -180,10 +180,20 @@ final class BackbeamImageTests: BackbeamTestCase {
         // cuts rows, so top, centre and bottom crops are three different pictures of the same size.
         let (bands, _) = try uploadFixture("bands.png", type: "image/png")
         var bodies: [[UInt8]] = []
-        for thumb in ["30x30t", "30x30", "30x30b"] {
+        // Each crop shows where it was cut. Scaled to 30x60, the bands are rows 0-14 red (220,30,30), 15-44 green
+        // (30,200,60) and 45-59 blue (40,60,220): the top crop has red at its row 3, the centre crop green at
+        // row 15, the bottom crop blue at row 26, and the centre crop no red or blue at its ends.
+        let probes: [(thumb: String, y: Int, band: Int)] = [("30x30t", 3, 0), ("30x30", 15, 1), ("30x30", 1, 1), ("30x30", 28, 1),
+                                                       ("30x30b", 26, 2)]
+        for (thumb, y, band) in probes {
             let r = try resized(bands, "thumb=\(thumb)")
             XCTAssertEqual(info(r), ImageInfo(format: "png", width: 30, height: 30), thumb)
-            bodies.append(r.body)
+            if !bodies.contains(where: { $0 == r.body }) { bodies.append(r.body) }
+            let pixels = try XCTUnwrap(PNGPixels(r.body), thumb)
+            let pixel = try XCTUnwrap(pixels.rgb(15, y), thumb)
+            let samples = [Int(pixel.r), Int(pixel.g), Int(pixel.b)]
+            XCTAssertEqual(samples.indices.max { samples[$0] < samples[$1] }, band, "\(thumb) row \(y): \(samples)")
+            XCTAssertGreaterThan(samples[band], 180, "\(thumb) row \(y): \(samples)")
         }
         XCTAssertEqual(Set(bodies.map { Data($0) }).count, 3)
     }
@@ -269,5 +279,19 @@ final class BackbeamImageCacheTests: XCTestCase {
         try get(300)
         XCTAssertEqual(try metric("quartet_backbeam_image_variants_rendered"), 21)
         XCTAssertLessThanOrEqual(try metric("quartet_backbeam_image_cache_bytes"), Double(bound))
+
+        // Least recently used, not first in: a variant read again after every new one survives twenty renders
+        // that each evict something, while one made after it and never read again goes.
+        try get(200)
+        try get(205)
+        let rendered = try metric("quartet_backbeam_image_variants_rendered")
+        for width in stride(from: 210, to: 310, by: 5) {
+            try get(width)
+            try get(200)
+            XCTAssertLessThanOrEqual(try metric("quartet_backbeam_image_cache_bytes"), Double(bound))
+        }
+        XCTAssertEqual(try metric("quartet_backbeam_image_variants_rendered"), rendered + 20, "each reading of 200 was a hit")
+        try get(205)
+        XCTAssertEqual(try metric("quartet_backbeam_image_variants_rendered"), rendered + 21, "205 was evicted")
     }
 }
