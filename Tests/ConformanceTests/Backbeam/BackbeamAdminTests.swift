@@ -127,12 +127,25 @@ final class BackbeamAdminTests: BackbeamTestCase {
         XCTAssertEqual(try c.send("POST", "/user/email/lostpassword", p(("email", "ana@example.com"))).status, 200)
         let mails = try bb.admin("GET", "/projects/\(projectName)/dev/outbox/email").json.arrayValue ?? []
         let resetCode = try XCTUnwrap(mails.first.flatMap(Self.code(in:)))
+        // The mail's links: unsigned pages that carry the code in their query string, by Host and by prefix.
+        for page in ["/user/email/reset", "/user/email/confirm"] {
+            XCTAssertEqual(try c.raw("GET", "\(page)?code=\(resetCode)").status, 200, page)
+            let prefixed = try bb.server.request("GET", "/backbeam/\(projectName)/dev\(page)?code=\(resetCode)")
+            XCTAssertEqual(prefixed.status, 200, page)
+        }
+        // A JSONP read (every parameter, the signature included, in the query string) and a social signup
+        // carrying provider tokens (refused here: no provider is configured, but logged all the same).
+        c.style = .browser
+        _ = try c.send("GET", "/data/place", p(("callback", "jsonp123")))
+        _ = try c.send("POST", "/user/twitter/signup", p(("oauth_token", "twtoken987"), ("oauth_token_secret", "twsecret654")))
+        _ = try c.send("POST", "/user/facebook/signup", p(("access_token", "fbtoken321")))
         Thread.sleep(forTimeInterval: 0.2)
         let log = bb.server.output
         XCTAssertTrue(log.contains("/data/place"), "the access log is on")
         XCTAssertTrue(log.contains("backbeam mail"), "the mailer logged the mail")
+        XCTAssertTrue(log.contains("/user/email/reset"), "the pages were logged")
         for secret in ["password=", "auth=", "signature=", "code=", "hunter22", "deadbeefdeadbeef", projectKeys.dev.secret,
-                       user["auth"]?.stringValue ?? "-", resetCode] {
+                       user["auth"]?.stringValue ?? "-", resetCode, "twtoken987", "twsecret654", "fbtoken321", "token="] {
             XCTAssertFalse(log.contains(secret), "the log contains \(secret)")
         }
     }

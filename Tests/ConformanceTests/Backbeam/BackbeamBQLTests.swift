@@ -29,6 +29,15 @@ final class BackbeamBQLTests: BackbeamTestCase {
         XCTAssertEqual(try query("item", "").ids, ids)
         XCTAssertEqual(try query("item", "sort by weight").ids, [ids[1], ids[3], ids[2], ids[0]])
         XCTAssertEqual(try query("item", "sort by weight desc").ids, [ids[0], ids[2], ids[1], ids[3]])
+        // Equal weights created in the same millisecond: the id decides, in both directions of the sort.
+        let tied = try (0..<6).map { _ in try create("tie", p(("set-weight", "7"))) }
+        let other = try create("tie", p(("set-weight", "8")))
+        _ = try BackbeamDatabase(bb.server).query("""
+            UPDATE bb_objects SET created_at = 1000 WHERE entity = 'tie'
+              AND space = (SELECT id FROM bb_spaces WHERE project = ? AND env = 'dev')
+            """, [.text(projectName)])
+        XCTAssertEqual(try query("tie", "sort by weight").ids, tied.sorted() + [other])
+        XCTAssertEqual(try query("tie", "sort by weight desc").ids, [other] + tied.sorted())
     }
 
     func test_BB_072_rightAssociativeAndOr() throws {

@@ -19,10 +19,20 @@ final class BackbeamGeoAndRemoveTests: BackbeamTestCase {
         let r = try api.send("GET", "/data/place/near/location", p(("lat", "41.65"), ("lon", "-0.88"), ("limit", "10")))
         XCTAssertEqual(r.status, 200, r.text)
         XCTAssertEqual(Array(r.ids.prefix(3)), [ids["center"], ids["near"], ids["far"]].compactMap { $0 })
+        XCTAssertEqual(Set(r.ids.dropFirst(3)), Set([ids["east"], ids["west"]].compactMap { $0 }))
         let distances = r.json["distances"]?.arrayValue ?? []
         XCTAssertEqual(distances.count, r.ids.count)
         XCTAssertTrue(distances.allSatisfy { $0.numberValue?.isInteger == true }, r.text)
         XCTAssertEqual(distances.first?.int64Value, 0)
+        // Nearest first: the distances never decrease, and match the places (Zaragoza to Madrid is about 270 km).
+        let metres = distances.compactMap(\.int64Value)
+        XCTAssertEqual(metres, metres.sorted(), r.text)
+        XCTAssertEqual(metres.count, 5)
+        if metres.count == 5 {
+            XCTAssertTrue((500...2_500).contains(metres[1]), "near: \(metres[1]) m")
+            XCTAssertTrue((250_000...290_000).contains(metres[2]), "Madrid: \(metres[2]) m")
+            XCTAssertGreaterThan(metres[3], 12_000_000, "the Pacific")
+        }
         XCTAssertEqual(r["count"]?.int64Value, 5)
         XCTAssertFalse(r.ids.contains(ids["addressOnly"] ?? "-"))
     }

@@ -97,15 +97,6 @@ class BackbeamTestCase: XCTestCase {
         super.tearDown()
     }
 
-    /// Asserts the error body of §2.4: the status, both message keys, the JSON content type.
-    func assertError(_ r: BBResponse, _ http: Int, _ status: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(r.status, http, r.text, file: file, line: line)
-        XCTAssertEqual(r.apiStatus, status, r.text, file: file, line: line)
-        XCTAssertNotNil(r["errorMessage"]?.stringValue, r.text, file: file, line: line)
-        XCTAssertEqual(r["errorMessage"], r["message"], file: file, line: line)
-        XCTAssertEqual(r.header("Content-Type"), "application/json; charset=utf-8", file: file, line: line)
-    }
-
     /// Creates an object with `set-` pairs and returns its id.
     @discardableResult
     func create(_ entity: String, _ params: [(String, [String])], client: BackbeamClient? = nil,
@@ -118,3 +109,14 @@ class BackbeamTestCase: XCTestCase {
 
 /// Shorthand for single-valued parameters.
 func p(_ pairs: (String, String)...) -> [(String, [String])] { pairs.map { ($0.0, [$0.1]) } }
+
+extension XCTestCase {
+    /// Asserts a Backbeam error body (§2.4): the status, both message keys, the JSON content type.
+    func assertError(_ r: BBResponse, _ http: Int, _ status: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(r.status, http, r.text, file: file, line: line)
+        XCTAssertEqual(r.apiStatus, status, r.text, file: file, line: line)
+        XCTAssertNotNil(r["errorMessage"]?.stringValue, r.text, file: file, line: line)
+        XCTAssertEqual(r["errorMessage"], r["message"], file: file, line: line)
+        XCTAssertEqual(r.header("Content-Type"), "application/json; charset=utf-8", file: file, line: line)
+    }
+}
